@@ -1,0 +1,24 @@
+#pragma once
+// Each app/cmd_*.cpp registers its subcommands with a static Registrar, so adding a
+// command touches no shared file. The CLI only parses arguments and calls library code.
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace ibburn::app {
+
+using RegisterFn = std::function<void(CLI::App& root)>;
+
+struct Registrar {
+  explicit Registrar(RegisterFn fn);
+};
+
+// Returns the subcommand `name` of `parent`, creating it (with `description`) if absent:
+// several files can add commands under one group such as "topo".
+CLI::App& group(CLI::App& parent, const std::string& name, const std::string& description);
+
+// A command callback reports its exit code here (default 0).
+void set_exit_code(int code);
+
+}  // namespace ibburn::app
