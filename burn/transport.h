@@ -46,6 +46,9 @@ struct EndpointInfo {
 // Options given to make_transport(); each transport reads what it understands.
 struct TransportOptions {
   std::string bind;        // tcp: an IPv4 address or an interface name; verbs: "dev:port"
+                           // empty = the default for this rank (see local_rank)
+  int local_rank = 0;      // rank among those on this host: with no bind, the verbs
+                           // transport takes the local_rank-th active port, tcp loopback
   int gpu = -1;            // verbs: GPU memory (-1 = host memory)
   std::size_t message_size = 0;  // 0 = the transport's default
   bool verify = false;     // fill patterned buffers and check them at the receiver
