@@ -1,0 +1,94 @@
+#include "counters/counters_run.h"
+
+#include <ostream>
+
+#include "common/error.h"
+#include "common/exit_codes.h"
+#include "common/file_io.h"
+#include "common/finding.h"
+#include "common/interrupt.h"
+#include "counters/counter_check.h"
+#include "counters/counter_delta.h"
+#include "topo/fabric_io.h"
+#include "topo/ibnd_fabric.h"
+#include "topo/node_name_map.h"
+
+namespace ibburn::counters {
+namespace {
+
+topo::Fabric load_fabric(const CountersRunOptions& o) {
+  topo::Fabric fabric;
+  if (!o.fabric_file.empty()) {
+    fabric = topo::load_fabric_file(o.fabric_file);
+  } else {
+    topo::DiscoverOptions d;
+    d.ca = o.sweep.mad.ca;
+    d.port = o.sweep.mad.port;
+    fabric = topo::discover_live(d);
+  }
+  if (!o.node_name_map.empty()) topo::NodeNameMap::load(o.node_name_map).apply(fabric);
+  return fabric;
+}
+
+void write_json(const std::string& path, const Snapshot& snap,
+                const std::vector<Finding>& findings, size_t sweeps) {
+  nlohmann::json j = to_json(snap);
+  j["findings"] = findings_to_json(findings)["findings"];
+  if (sweeps) j["sweeps"] = sweeps;
+  write_file_atomic(path, j.dump(1) + "\n");
+}
+
+int finish(const CountersRunOptions& o, const Snapshot& snap, const std::vector<Finding>& findings,
+           size_t sweeps, std::ostream& summary_out) {
+  // Files first: a failing terminal must not lose the results.
+  if (!o.save.empty()) write_file_atomic(o.save, to_json(snap).dump(1) + "\n");
+  if (!o.json_out.empty()) write_json(o.json_out, snap, findings, sweeps);
+  print_summary(summary_out,
+                "counters (" + std::to_string(snap.ports.size()) + " ports" +
+                    (sweeps ? ", " + std::to_string(sweeps) + " sweeps" : "") + ")",
+                findings);
+  return exit_code_for(findings);
+}
+
+}  // namespace
+
+int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& err) {
+  // Inputs are checked before the fabric is touched, so typos fail fast with exit 2.
+  Thresholds thresholds =
+      o.thresholds_file.empty() ? Thresholds::defaults() : Thresholds::load(o.thresholds_file);
+  std::optional<Snapshot> baseline;
+  if (!o.baseline.empty()) {
+    // Watch mode judges the rise over its own window; a baseline belongs to single sweeps.
+    if (o.watch) throw Error(kExitInput, "--baseline applies to a single sweep, not to watch");
+    baseline = load_snapshot(o.baseline);
+  }
+
+  topo::Fabric fabric = load_fabric(o);
+  SweepOptions sweep_options = o.sweep;
+  sweep_options.port_state = sweep_options.port_state || o.watch;
+  Sweeper sweeper(fabric, sweep_options);
+
+  if (!o.watch) {
+    Snapshot snap = sweeper.sweep();
+    std::vector<Finding> findings =
+        baseline ? check_deltas(snap, compute_deltas(*baseline, snap), thresholds)
+                 : check_snapshot(snap, thresholds);
+    return finish(o, snap, findings, 0, out);
+  }
+
+  install_interrupt_handlers();
+  auto on_event = [&](const WatchEvent& e) {
+    std::string line = to_json(e).dump();
+    if (o.events_file.empty()) {
+      out << line << "\n" << std::flush;
+    } else {
+      append_line_durable(o.events_file, line);
+    }
+  };
+  WatchResult r = watch(sweeper, o.watch_options, thresholds, on_event);
+  // With events on stdout, the human summary goes to stderr to keep stdout JSON lines.
+  int rc = finish(o, r.last, r.findings, r.sweeps, o.events_file.empty() ? err : out);
+  return r.interrupted ? kExitInterrupted : rc;
+}
+
+}  // namespace ibburn::counters

@@ -1,0 +1,29 @@
+#pragma once
+// `ibburn counters` and `ibburn counters watch` end to end: load or discover the fabric,
+// sweep, judge, write JSON/snapshots/events, print the summary. Returns the exit code.
+#include <chrono>
+#include <iosfwd>
+#include <string>
+
+#include "counters/sweep.h"
+#include "counters/watch.h"
+
+namespace ibburn::counters {
+
+struct CountersRunOptions {
+  std::string fabric_file;     // empty: discover live through mad.ca / mad.port
+  std::string thresholds_file; // empty: infiniband-diags' suggested thresholds
+  std::string node_name_map;
+  std::string json_out;        // {"time_ms", "ports": [...], "findings": [...]}
+  std::string baseline;        // snapshot (or --json output) of an earlier sweep
+  std::string save;            // write this sweep's snapshot here
+  SweepOptions sweep;
+  // watch mode
+  bool watch = false;
+  WatchOptions watch_options;
+  std::string events_file;     // empty: JSON lines on `out`
+};
+
+int run_counters(const CountersRunOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ibburn::counters

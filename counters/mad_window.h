@@ -1,0 +1,70 @@
+#pragma once
+// Many MADs in flight at once over libibumad: a window of requests with distinct TIDs,
+// responses matched by TID, per-MAD timeouts and retries. A request that is never
+// answered is reported in its result; it never stops the others. The only place that
+// talks to /dev/umad (or ibsim's umad2sim).
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "counters/pma_decode.h"
+
+namespace ibburn::counters {
+
+inline constexpr uint8_t kClassSmiLid = 0x01;
+inline constexpr uint8_t kClassPerfMgt = 0x04;
+inline constexpr uint8_t kMethodGet = 0x01;
+inline constexpr uint8_t kMethodSet = 0x02;
+inline constexpr uint16_t kAttrPortInfo = 0x0015;
+inline constexpr uint16_t kAttrPortCounters = 0x0012;
+inline constexpr uint16_t kAttrPortCountersExt = 0x001D;
+
+struct MadRequest {
+  uint8_t mgmt_class = kClassPerfMgt;
+  uint8_t method = kMethodGet;
+  uint16_t attr_id = 0;
+  uint32_t attr_mod = 0;
+  uint16_t dlid = 0;
+  std::array<uint8_t, kMadDataSize> data{};
+};
+
+struct MadResult {
+  bool answered = false;
+  uint16_t status = 0;  // MAD status of the response (0 = success)
+  int attempts = 0;
+  std::string error;    // why not answered
+  std::array<uint8_t, kMadDataSize> data{};
+  bool ok() const { return answered && (status & 0x7FFF) == 0; }
+};
+
+struct MadOptions {
+  std::string ca;       // empty: the first HCA
+  int port = 0;         // 0: the first active port
+  std::chrono::milliseconds timeout{200};
+  int retries = 3;      // extra tries after the first
+  size_t window = 128;  // MADs in flight at once
+};
+
+class MadWindow {
+ public:
+  // Opens the port and registers SMI (LID routed) and PerfMgt agents. Throws
+  // EnvironmentError when the port cannot be opened.
+  explicit MadWindow(MadOptions options);
+  ~MadWindow();
+  MadWindow(const MadWindow&) = delete;
+  MadWindow& operator=(const MadWindow&) = delete;
+
+  // Sends all requests, at most `window` in flight; results in request order.
+  std::vector<MadResult> run(const std::vector<MadRequest>& requests);
+
+ private:
+  MadOptions options_;
+  int port_id_ = -1;
+  int agent_smi_ = -1;
+  int agent_perf_ = -1;
+  uint32_t next_tid_ = 1;
+};
+
+}  // namespace ibburn::counters

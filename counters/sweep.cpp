@@ -1,0 +1,139 @@
+#include "counters/sweep.h"
+
+#include <chrono>
+
+namespace ibburn::counters {
+namespace {
+
+uint16_t node_lid(const topo::Node& n) {
+  for (const auto& p : n.ports)
+    if (p.lid) return p.lid;
+  return 0;
+}
+
+int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+MadRequest request(uint8_t mgmt_class, uint8_t method, uint16_t attr, const PortSample& p) {
+  MadRequest r;
+  r.mgmt_class = mgmt_class;
+  r.method = method;
+  r.attr_id = attr;
+  r.dlid = p.lid;
+  return r;
+}
+
+}  // namespace
+
+std::vector<PortSample> sweep_targets(const topo::Fabric& fabric) {
+  std::vector<PortSample> out;
+  for (topo::NodeId id = 0; id < fabric.size(); ++id) {
+    const topo::Node& n = fabric.node(id);
+    const uint16_t switch_lid = n.is_switch() ? node_lid(n) : 0;
+    for (int pn = 1; pn < static_cast<int>(n.ports.size()); ++pn) {
+      const topo::Port& port = n.ports[pn];
+      if (!n.is_switch() && !port.lid && !port.linked()) continue;
+      PortSample s;
+      s.node = n.name.empty() ? n.description : n.name;
+      s.node_guid = n.guid;
+      s.port_guid = port.guid ? port.guid : n.guid;
+      s.node_type = n.type;
+      s.lid = n.is_switch() ? switch_lid : port.lid;
+      s.port = pn;
+      if (port.linked()) {
+        const topo::Node& peer = fabric.node(port.remote.node);
+        s.peer = PortRef{peer.name.empty() ? peer.description : peer.name, port.remote.port};
+      }
+      if (!s.lid) s.error = "no LID known for this port (run with a subnet manager)";
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+Sweeper::Sweeper(const topo::Fabric& fabric, SweepOptions options)
+    : targets_(sweep_targets(fabric)), options_(options), window_(options.mad) {}
+
+Snapshot Sweeper::sweep() {
+  Snapshot snap;
+  snap.time_ms = unix_ms();
+  snap.ports = targets_;
+
+  // Per addressable port: PortCounters, then optionally PortCountersExtended and PortInfo.
+  enum Kind { kPc, kPce, kPi };
+  struct Slot {
+    size_t port;
+    Kind kind;
+  };
+  std::vector<MadRequest> reqs;
+  std::vector<Slot> slots;
+  for (size_t i = 0; i < snap.ports.size(); ++i) {
+    const PortSample& p = snap.ports[i];
+    if (!p.lid) continue;
+    MadRequest pc = request(kClassPerfMgt, kMethodGet, kAttrPortCounters, p);
+    encode_port_counters_get(pc.data.data(), p.port);
+    reqs.push_back(pc);
+    slots.push_back({i, kPc});
+    if (options_.extended) {
+      MadRequest pce = request(kClassPerfMgt, kMethodGet, kAttrPortCountersExt, p);
+      encode_port_counters_get(pce.data.data(), p.port);
+      reqs.push_back(pce);
+      slots.push_back({i, kPce});
+    }
+    if (options_.port_state) {
+      MadRequest pi = request(kClassSmiLid, kMethodGet, kAttrPortInfo, p);
+      pi.attr_mod = static_cast<uint32_t>(p.port);
+      reqs.push_back(pi);
+      slots.push_back({i, kPi});
+    }
+  }
+  std::vector<MadResult> results = window_.run(reqs);
+
+  // PortCounters first so the 64-bit data counters of PortCountersExtended replace the
+  // 32-bit ones whatever order the answers came in.
+  for (Kind pass : {kPc, kPce, kPi}) {
+    for (size_t k = 0; k < slots.size(); ++k) {
+      if (slots[k].kind != pass) continue;
+      PortSample& p = snap.ports[slots[k].port];
+      const MadResult& r = results[k];
+      if (pass == kPc) {
+        if (r.ok()) {
+          p.reachable = true;
+          decode_port_counters(r.data.data(), p.counters);
+        } else {
+          p.error = r.answered ? "PortCounters answered with MAD status " +
+                                     std::to_string(r.status)
+                               : "PortCounters: " + r.error;
+        }
+      } else if (pass == kPce && r.ok() && p.reachable) {
+        decode_port_counters_ext(r.data.data(), p.counters);
+      } else if (pass == kPi && r.ok()) {
+        PortStateInfo s = decode_port_info_state(r.data.data());
+        p.state = s.state;
+        p.phys = s.phys;
+      }
+    }
+  }
+
+  if (options_.clear) {
+    std::vector<MadRequest> clears;
+    for (const auto& p : snap.ports) {
+      if (!p.reachable) continue;
+      MadRequest pc = request(kClassPerfMgt, kMethodSet, kAttrPortCounters, p);
+      encode_port_counters_clear(pc.data.data(), p.port);
+      clears.push_back(pc);
+      if (p.counters.has(Counter::PortUnicastXmitPkts)) {  // extended counters were read
+        MadRequest pce = request(kClassPerfMgt, kMethodSet, kAttrPortCountersExt, p);
+        encode_port_counters_ext_clear(pce.data.data(), p.port);
+        clears.push_back(pce);
+      }
+    }
+    window_.run(clears);
+  }
+  return snap;
+}
+
+}  // namespace ibburn::counters

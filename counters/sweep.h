@@ -1,0 +1,39 @@
+#pragma once
+// Sweeping the counters of every port of a fabric: which ports (pure), and reading them
+// with many MADs in flight (I/O, through MadWindow).
+#include <memory>
+#include <vector>
+
+#include "counters/mad_window.h"
+#include "counters/port_counters.h"
+#include "topo/fabric.h"
+
+namespace ibburn::counters {
+
+// The ports a sweep reads, as samples with names, GUIDs, LIDs and peers filled in and no
+// counters yet: every external port of a switch (addressed through the switch's LID) and
+// every CA/router port that has a LID or a link. A port whose node has no known LID is
+// kept and reported unreachable.
+std::vector<PortSample> sweep_targets(const topo::Fabric& fabric);
+
+struct SweepOptions {
+  MadOptions mad;
+  bool extended = true;     // also read PortCountersExtended (64-bit data counters)
+  bool port_state = false;  // also read PortInfo (SMP) for the port state
+  bool clear = false;       // reset the counters after reading them
+};
+
+class Sweeper {
+ public:
+  Sweeper(const topo::Fabric& fabric, SweepOptions options);
+  // One sweep of every target; never throws for ports that do not answer.
+  Snapshot sweep();
+  size_t port_count() const { return targets_.size(); }
+
+ private:
+  std::vector<PortSample> targets_;
+  SweepOptions options_;
+  MadWindow window_;
+};
+
+}  // namespace ibburn::counters
