@@ -1,0 +1,325 @@
+// topo::check on hand-built fabrics: one test per finding kind, each asserting the kind,
+// the ports it names and that nothing else is reported.
+#include "topo/check.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "tests/check/fabric_builder.h"
+#include "topo/fabric_merge.h"
+
+namespace ibburn::topo {
+namespace {
+
+using testing::BuiltFabric;
+using testing::build_fabric;
+using testing::make_plan;
+
+// Two leaves, two spines, four HCAs.
+wiring::Wiring mini_plan(const std::string& rate = "4xHDR") {
+  return make_plan({{"h1 mlx5_0", 1, "leaf1", 1},
+                    {"h2 mlx5_0", 1, "leaf1", 2},
+                    {"h3 mlx5_0", 1, "leaf2", 1},
+                    {"h4 mlx5_0", 1, "leaf2", 2},
+                    {"leaf1", 3, "spine1", 1},
+                    {"leaf1", 4, "spine2", 1},
+                    {"leaf2", 3, "spine1", 2},
+                    {"leaf2", 4, "spine2", 2}},
+                   rate);
+}
+
+std::map<std::string, int> kinds(const std::vector<Finding>& fs) {
+  std::map<std::string, int> k;
+  for (const auto& f : fs) ++k[f.kind];
+  return k;
+}
+
+bool names_port(const Finding& f, const std::string& node, int port) {
+  return std::find(f.ports.begin(), f.ports.end(), PortRef{node, port}) != f.ports.end();
+}
+
+TEST(TopoCheck, CleanFabricHasNoFinding) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  EXPECT_TRUE(check(b.fabric, plan).empty());
+}
+
+TEST(TopoCheck, UnpluggedCableIsMissing) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  testing::unplug(b.fabric, b.at("leaf1", 3));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "missing");
+  EXPECT_EQ(fs[0].severity, Severity::Error);
+  EXPECT_TRUE(names_port(fs[0], "leaf1", 3));
+  EXPECT_TRUE(names_port(fs[0], "spine1", 1));
+  EXPECT_NE(fs[0].message.find("leaf1[3] - spine1[1]"), std::string::npos) << fs[0].message;
+}
+
+TEST(TopoCheck, UnplannedCableIsExtra) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  b.fabric.connect(b.at("leaf1", 5), b.at("spine2", 5));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "extra");
+  EXPECT_EQ(fs[0].severity, Severity::Warning);
+  EXPECT_TRUE(names_port(fs[0], "leaf1", 5));
+  EXPECT_TRUE(names_port(fs[0], "spine2", 5));
+}
+
+TEST(TopoCheck, CableOnWrongSpineIsMiswired) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  testing::move_plug(b.fabric, b.at("spine1", 1), b.at("spine2", 7));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "miswired");
+  EXPECT_EQ(fs[0].message, "planned leaf1[3] - spine1[1], found leaf1[3] - spine2[7], spine1[1] unconnected");
+  EXPECT_TRUE(names_port(fs[0], "spine2", 7));
+}
+
+TEST(TopoCheck, TwoCablesSwappedOnALeafAreOneFinding) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  testing::swap_peers(b.fabric, b.at("leaf1", 1), b.at("leaf1", 2));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "swapped");
+  for (auto [n, p] : std::vector<std::pair<std::string, int>>{
+           {"leaf1", 1}, {"leaf1", 2}, {"h1 mlx5_0", 1}, {"h2 mlx5_0", 1}})
+    EXPECT_TRUE(names_port(fs[0], n, p)) << n;
+  EXPECT_NE(fs[0].message.find("exchange the plugs in leaf1[1] and leaf1[2]"), std::string::npos)
+      << fs[0].message;
+}
+
+TEST(TopoCheck, CrossedUplinksBetweenTwoSwitchesAreSwapped) {
+  auto plan = make_plan({{"a", 1, "b", 1}, {"a", 2, "b", 2}, {"h mlx5_0", 1, "a", 3}});
+  auto b = build_fabric(plan);
+  testing::swap_peers(b.fabric, b.at("a", 1), b.at("a", 2));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "swapped");
+}
+
+TEST(TopoCheck, ThreeWayRotationIsMiswiredNotSwapped) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  // h1 -> leaf1[2], h2 -> leaf2[1], h3 -> leaf1[1]
+  auto& f = b.fabric;
+  for (auto p : {b.at("leaf1", 1), b.at("leaf1", 2), b.at("leaf2", 1)}) f.disconnect(p);
+  f.connect(b.at("h1 mlx5_0", 1), b.at("leaf1", 2));
+  f.connect(b.at("h2 mlx5_0", 1), b.at("leaf2", 1));
+  f.connect(b.at("h3 mlx5_0", 1), b.at("leaf1", 1));
+  auto k = kinds(check(f, plan));
+  EXPECT_EQ(k["miswired"], 3);
+  EXPECT_EQ(k.count("swapped"), 0u);
+  EXPECT_EQ(k.size(), 1u);
+}
+
+TEST(TopoCheck, LinkAt1xIsDegradedBelowThePlan) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  for (auto p : {b.at("leaf1", 3), b.at("spine1", 1)}) b.fabric.port(p).active.width = Width::X1;
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "degraded");
+  EXPECT_EQ(fs[0].severity, Severity::Error);
+  EXPECT_EQ(fs[0].message, "leaf1[3] - spine1[1] runs at 1xHDR, planned 4xHDR");
+}
+
+TEST(TopoCheck, WithoutPlannedRateDegradedMeansBelowBothEnds) {
+  auto plan = mini_plan("");
+  auto b = build_fabric(plan);
+  // One end trained slower: the link runs at the lower speed.
+  b.fabric.port(b.at("leaf2", 4)).active.speed = Speed::EDR;
+  // Ends that support different rates: the common capability is the lower one, no finding.
+  b.fabric.port(b.at("leaf1", 4)).supported = {Width::X4, Speed::NDR};
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "degraded");
+  EXPECT_EQ(fs[0].severity, Severity::Warning);
+  EXPECT_EQ(fs[0].message, "leaf2[4] - spine2[2] runs at 4xEDR, both ends support 4xHDR");
+  CheckOptions quiet;
+  quiet.below_supported = false;
+  EXPECT_TRUE(check(b.fabric, plan, quiet).empty());
+}
+
+TEST(TopoCheck, PlannedLinkNotActiveIsPortDown) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  b.fabric.port(b.at("leaf2", 3)).state = PortState::Init;
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "port_down");
+  EXPECT_NE(fs[0].message.find("Initialize/LinkUp"), std::string::npos) << fs[0].message;
+}
+
+TEST(TopoCheck, DisabledPortsArePortDownNotMissing) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  testing::unplug(b.fabric, b.at("leaf2", 4));
+  b.fabric.port(b.at("leaf2", 4)).phys = PhysState::Disabled;
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "port_down");
+}
+
+TEST(TopoCheck, HostNotInThePlanIsUnknownNode) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  NodeId x = b.fabric.add_node(NodeType::CA, 0x9999, "h9 mlx5_0", 1);
+  b.fabric.connect({x, 1}, b.at("leaf1", 6));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "unknown_node");
+  EXPECT_EQ(fs[0].severity, Severity::Warning);
+  EXPECT_TRUE(names_port(fs[0], "h9 mlx5_0", 0));
+  EXPECT_TRUE(names_port(fs[0], "leaf1", 6));
+}
+
+TEST(TopoCheck, AbsentHostIsMissingNode) {
+  auto plan = mini_plan();
+  testing::BuildOptions o;
+  o.omit = {"h3 mlx5_0"};
+  auto b = build_fabric(plan, o);
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "missing_node");
+  EXPECT_TRUE(names_port(fs[0], "h3 mlx5_0", 0));
+  EXPECT_TRUE(names_port(fs[0], "leaf2", 1));
+  EXPECT_NE(fs[0].message.find("leaf2[1] is unconnected"), std::string::npos) << fs[0].message;
+}
+
+TEST(TopoCheck, ReplacedHostIsMissingNodeMiswiredAndUnknown) {
+  auto plan = mini_plan();
+  testing::BuildOptions o;
+  o.omit = {"h3 mlx5_0"};
+  auto b = build_fabric(plan, o);
+  NodeId x = b.fabric.add_node(NodeType::CA, 0x9999, "h9 mlx5_0", 1);
+  b.fabric.connect({x, 1}, b.at("leaf2", 1));
+  auto k = kinds(check(b.fabric, plan));
+  EXPECT_EQ(k, (std::map<std::string, int>{{"missing_node", 1}, {"miswired", 1}, {"unknown_node", 1}}));
+}
+
+TEST(TopoCheck, DuplicateGuidIsCritical) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  uint64_t g = b.fabric.node(b.id.at("h1 mlx5_0")).guid;
+  NodeId x = b.fabric.add_node(NodeType::CA, g, "h1 clone", 1);
+  b.fabric.connect({x, 1}, b.at("leaf1", 6));
+  auto fs = check(b.fabric, plan);
+  auto k = kinds(fs);
+  EXPECT_EQ(k["duplicate_guid"], 1);
+  for (const auto& f : fs)
+    if (f.kind == "duplicate_guid") {
+      EXPECT_EQ(f.severity, Severity::Critical);
+      EXPECT_TRUE(names_port(f, "h1 mlx5_0", 0));
+      EXPECT_TRUE(names_port(f, "h1 clone", 0));
+    }
+}
+
+TEST(TopoCheck, TwoNodesWithOnePlannedNameAreDuplicateName) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  NodeId x = b.fabric.add_node(NodeType::CA, 0x7777, "h1 mlx5_0", 1);
+  b.fabric.connect({x, 1}, b.at("leaf2", 6));
+  auto fs = check(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "duplicate_name");
+  // Both are shown with their GUIDs so the site can tell them apart.
+  EXPECT_TRUE(names_port(fs[0], "h1 mlx5_0 (0x0000000000007777)", 0));
+}
+
+TEST(TopoCheck, CutUplinksSplitTheFabricIntoTwoIslands) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  // leaf2's uplinks unplugged: leaf2 and its hosts form an island of their own.
+  testing::unplug(b.fabric, b.at("leaf2", 3));
+  testing::unplug(b.fabric, b.at("leaf2", 4));
+  auto snap_a = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"),
+                                                    b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
+  auto snap_b = testing::island_snapshot(b.fabric, {b.id.at("leaf2"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
+  Fabric merged = merge_fabrics({snap_a, snap_b});
+  auto fs = check(merged, plan);
+  auto k = kinds(fs);
+  EXPECT_EQ(k["split"], 1);
+  EXPECT_EQ(k["missing"], 2);
+  for (const auto& f : fs)
+    if (f.kind == "split") {
+      EXPECT_EQ(f.severity, Severity::Critical);
+      ASSERT_EQ(f.details["islands"].size(), 2u);
+      EXPECT_EQ(f.details["islands"][0]["summary"], "1 leaf, 2 spine, 2 HCAs");
+      EXPECT_EQ(f.details["islands"][1]["summary"], "1 leaf, 2 HCAs");
+      EXPECT_EQ(f.details["joining_cables"].size(), 1u);
+      EXPECT_EQ(f.details["crossing_cables"], 2);
+    }
+}
+
+TEST(TopoCheck, NodesBeyondTheVantagePointAreUnreached) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  // Discovery from h1 with a hop limit: spines report links it did not follow.
+  auto snap = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"),
+                                                  b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
+  for (auto name : {"spine1", "spine2"}) snap.node(*snap.find_name(name)).port(2)->peer_unreached = true;
+  auto fs = check(snap, plan);
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "unreached");
+  EXPECT_EQ(fs[0].ports.size(), 3u);
+  EXPECT_NE(fs[0].message.find("3 planned nodes not reached from this vantage point (1 leaf, 2 HCAs"),
+            std::string::npos)
+      << fs[0].message;
+}
+
+TEST(TopoCheck, NodeNamesFallBackToDescriptions) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  // A node-name-map that also names HCAs: the plan still uses their descriptions.
+  Node& h = b.fabric.node(b.id.at("h1 mlx5_0"));
+  h.name = "gpu-node-1";
+  b.fabric.reindex_names();
+  EXPECT_TRUE(check(b.fabric, plan).empty());
+}
+
+TEST(FabricMerge, SnapshotsSharingNodesAreDedupedByGuid) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  auto left = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("h1 mlx5_0")});
+  auto right = testing::island_snapshot(b.fabric, {b.id.at("spine1"), b.id.at("leaf2"), b.id.at("h3 mlx5_0")});
+  Fabric m = merge_fabrics({left, right});
+  EXPECT_EQ(m.size(), 5u);
+  EXPECT_EQ(m.links().size(), 4u);
+  EXPECT_EQ(m.islands().size(), 1u);
+  EXPECT_TRUE(m.find_name("spine1").has_value());
+}
+
+TEST(FabricMerge, EarlierSnapshotWinsWhenPortsDisagree) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  auto before = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2")});
+  testing::move_plug(b.fabric, b.at("spine1", 1), b.at("spine1", 9));
+  auto after = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2")});
+  Fabric m = merge_fabrics({before, after});
+  NodeId s1 = *m.find_name("spine1");
+  EXPECT_TRUE(m.node(s1).port(1)->linked());
+  EXPECT_FALSE(m.node(s1).port(9)->linked());
+}
+
+TEST(FabricMerge, LinkSeenByAnotherSnapshotClearsPeerUnreached) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  auto near = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1")});
+  near.node(*near.find_name("spine1")).port(2)->peer_unreached = true;
+  auto far = testing::island_snapshot(b.fabric, {b.id.at("spine1"), b.id.at("leaf2")});
+  Fabric m = merge_fabrics({near, far});
+  const Port* p = m.node(*m.find_name("spine1")).port(2);
+  EXPECT_TRUE(p->linked());
+  EXPECT_FALSE(p->peer_unreached);
+}
+
+}  // namespace
+}  // namespace ibburn::topo

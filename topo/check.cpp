@@ -1,0 +1,538 @@
+#include "topo/check.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <unordered_map>
+
+#include "topo/check_plan.h"
+
+namespace ibburn::topo {
+namespace {
+
+using nlohmann::json;
+
+std::string hex_guid(uint64_t g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+
+std::string text(const PortRef& r) { return r.node + "[" + std::to_string(r.port) + "]"; }
+json to_json(const PortRef& r) { return {{"node", r.node}, {"port", r.port}}; }
+
+bool port_up(const Port& p) {
+  return (p.state == PortState::Unknown || p.state == PortState::Active) &&
+         (p.phys == PhysState::Unknown || p.phys == PhysState::LinkUp);
+}
+
+// A port whose link is administratively or physically held down, as opposed to one with
+// nothing plugged in (Polling) or unknown state.
+bool held_down(const Port& p) {
+  return p.phys == PhysState::Disabled || p.phys == PhysState::Training ||
+         p.phys == PhysState::LinkErrorRecovery || p.phys == PhysState::PhyTest ||
+         p.state == PortState::Init || p.state == PortState::Armed;
+}
+
+std::string state_text(const Port& p) {
+  return std::string(to_string(p.state)) + "/" + to_string(p.phys);
+}
+
+// What both ends can run: the lower of each end's enabled (else supported) width and speed.
+LinkRate common_capability(const Port& a, const Port& b) {
+  auto cap = [](const Port& p) { return p.enabled.known() ? p.enabled : p.supported; };
+  LinkRate ca = cap(a), cb = cap(b);
+  if (!ca.known() || !cb.known()) return {};
+  return {lanes(ca.width) <= lanes(cb.width) ? ca.width : cb.width, std::min(ca.speed, cb.speed)};
+}
+
+bool below(LinkRate have, LinkRate want) {
+  return lanes(have.width) < lanes(want.width) || have.speed < want.speed;
+}
+
+struct Union {
+  std::vector<uint32_t> parent;
+  explicit Union(size_t n) : parent(n) {
+    for (size_t i = 0; i < n; ++i) parent[i] = static_cast<uint32_t>(i);
+  }
+  uint32_t find(uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  bool join(uint32_t a, uint32_t b) {
+    a = find(a), b = find(b);
+    if (a == b) return false;
+    parent[a] = b;
+    return true;
+  }
+};
+
+class Checker {
+ public:
+  Checker(const Fabric& f, const wiring::Wiring& w, const CheckOptions& o)
+      : f_(f), plan_(w), opt_(o) {}
+
+  std::vector<Finding> run() {
+    resolve_names();
+    duplicate_guids();
+    check_cables();
+    unexplained_links();
+    unresolved_plan_nodes();
+    unknown_nodes();
+    split();
+    return std::move(out_);
+  }
+
+ private:
+  const Fabric& f_;
+  PlanIndex plan_;
+  const CheckOptions& opt_;
+  std::vector<PlanNode> plan_of_;   // discovered node -> plan node
+  std::vector<NodeId> node_of_;     // plan node -> discovered node
+  std::vector<bool> ambiguous_;     // a second node carrying a planned name
+  std::vector<std::string> display_;
+  std::vector<char> cable_ok_;
+  std::unique_ptr<PlanLayout> layout_;
+  std::vector<Finding> out_;
+
+  void add(std::string kind, Severity sev, std::string message, std::vector<PortRef> ports,
+           json details = json::object()) {
+    out_.push_back({std::move(kind), sev, std::move(message), std::move(ports), std::move(details)});
+  }
+
+  PortRef ref(PortEnd e) const { return {display_[e.node], e.port}; }
+  PortRef ref(PlanEnd e) const {
+    NodeId n = node_of_[e.node];
+    return {n == kNoNode ? plan_.name(e.node) : display_[n], e.port};
+  }
+  PlanEnd plan_end(PortEnd e) const {
+    PlanNode p = plan_of_[e.node];
+    return p == kNoPlanNode ? PlanEnd{} : PlanEnd{p, e.port};
+  }
+  std::string cable_text(size_t c) const {
+    return text(ref(plan_.end_a(c))) + " - " + text(ref(plan_.end_b(c)));
+  }
+  json cable_json(size_t c) const {
+    return {to_json(ref(plan_.end_a(c))), to_json(ref(plan_.end_b(c)))};
+  }
+
+  const PlanLayout& layout() {
+    if (!layout_) {
+      std::vector<int8_t> hint(plan_.size(), 0);
+      for (PlanNode p = 0; p < plan_.size(); ++p)
+        if (node_of_[p] != kNoNode) hint[p] = f_.node(node_of_[p]).is_ca() ? 1 : 2;
+      layout_ = std::make_unique<PlanLayout>(layout_plan(plan_, hint));
+    }
+    return *layout_;
+  }
+
+  // Names: the node's name (node-name-map or inferred), else its description, looked up in
+  // the plan. A node whose name several nodes share is shown with its GUID.
+  void resolve_names() {
+    const size_t n = f_.size();
+    plan_of_.assign(n, kNoPlanNode);
+    ambiguous_.assign(n, false);
+    node_of_.assign(plan_.size(), kNoNode);
+    cable_ok_.assign(plan_.cable_count(), 0);
+    std::unordered_map<std::string_view, int> uses;
+    for (const Node& node : f_.nodes()) ++uses[node.name];
+    display_.resize(n);
+    std::unordered_map<PlanNode, std::vector<NodeId>> dups;
+    for (NodeId i = 0; i < n; ++i) {
+      const Node& node = f_.node(i);
+      display_[i] = uses[node.name] > 1 || node.name.empty()
+                        ? node.name + " (" + hex_guid(node.guid) + ")"
+                        : node.name;
+      PlanNode p = plan_.find(node.name);
+      if (p == kNoPlanNode && node.name != node.description) p = plan_.find(node.description);
+      if (p == kNoPlanNode) continue;
+      if (node_of_[p] == kNoNode) {
+        node_of_[p] = i;
+        plan_of_[i] = p;
+      } else {
+        ambiguous_[i] = true;
+        dups[p].push_back(i);
+      }
+    }
+    for (auto& [p, others] : dups) {
+      std::vector<PortRef> ports{{display_[node_of_[p]], 0}};
+      std::string list = display_[node_of_[p]];
+      for (NodeId o : others) {
+        ports.push_back({display_[o], 0});
+        list += ", " + display_[o];
+      }
+      add("duplicate_name", Severity::Error,
+          std::to_string(others.size() + 1) + " nodes carry the planned name '" + plan_.name(p) +
+              "': " + list + " (only the first is checked against the plan)",
+          std::move(ports), {{"name", plan_.name(p)}});
+    }
+  }
+
+  void duplicate_guids() {
+    std::vector<std::pair<uint64_t, NodeId>> by_guid;
+    by_guid.reserve(f_.size());
+    for (NodeId i = 0; i < f_.size(); ++i) by_guid.push_back({f_.node(i).guid, i});
+    std::sort(by_guid.begin(), by_guid.end());
+    for (size_t i = 0; i < by_guid.size();) {
+      size_t j = i;
+      while (j < by_guid.size() && by_guid[j].first == by_guid[i].first) ++j;
+      if (j - i > 1) {
+        std::vector<PortRef> ports;
+        std::string list;
+        for (size_t k = i; k < j; ++k) {
+          ports.push_back({display_[by_guid[k].second], 0});
+          list += (k > i ? ", " : "") + display_[by_guid[k].second];
+        }
+        add("duplicate_guid", Severity::Critical,
+            "GUID " + hex_guid(by_guid[i].first) + " is used by " + std::to_string(j - i) +
+                " nodes: " + list,
+            std::move(ports), {{"guid", hex_guid(by_guid[i].first)}});
+      }
+      i = j;
+    }
+  }
+
+  // What the discovered fabric has at a planned port.
+  struct Seen {
+    bool node_seen = false;       // the planned node was discovered
+    const Port* port = nullptr;   // its port (null: node seen but has no such port)
+    PortEnd at;                   // the discovered port
+    bool linked() const { return port && port->linked(); }
+  };
+  Seen seen(PlanEnd e) const {
+    Seen s;
+    NodeId n = node_of_[e.node];
+    if (n == kNoNode) return s;
+    s.node_seen = true;
+    s.at = {n, e.port};
+    s.port = f_.node(n).port(e.port);
+    return s;
+  }
+
+  void check_cables() {
+    std::vector<size_t> bad;
+    for (size_t c = 0; c < plan_.cable_count(); ++c) {
+      Seen a = seen(plan_.end_a(c)), b = seen(plan_.end_b(c));
+      if (a.linked() && b.port && a.port->remote == b.at) {
+        cable_ok_[c] = 1;
+        check_link(c, a, b);
+      } else {
+        bad.push_back(c);
+      }
+    }
+    std::vector<char> reported(plan_.cable_count(), 0);
+    for (size_t c : bad) {
+      if (reported[c]) continue;
+      Seen a = seen(plan_.end_a(c)), b = seen(plan_.end_b(c));
+      if (!a.linked() && !b.linked()) {
+        // A cable to a node nobody saw belongs to that node's missing_node/unreached finding.
+        if (a.node_seen && b.node_seen) empty_cable(c, a, b);
+        continue;
+      }
+      if (a.linked() && b.linked()) {
+        if (int other = swap_partner(c, a, b); other >= 0) {
+          reported[other] = 1;
+          continue;
+        }
+      }
+      miswired(c, a, b);
+    }
+  }
+
+  void check_link(size_t c, const Seen& a, const Seen& b) {
+    const Port& pa = *a.port;
+    const Port& pb = *b.port;
+    if (!port_up(pa) || !port_up(pb)) {
+      add("port_down", Severity::Error,
+          cable_text(c) + " is cabled as planned but not up: " + text(ref(a.at)) + " " +
+              state_text(pa) + ", " + text(ref(b.at)) + " " + state_text(pb),
+          {ref(a.at), ref(b.at)},
+          {{"states", {state_text(pa), state_text(pb)}}});
+      return;
+    }
+    LinkRate act = pa.active;
+    if (pb.active.known() && (!act.known() || below(pb.active, act))) act = pb.active;
+    if (!act.known()) return;
+    const auto& planned = plan_.cable(c).rate;
+    if (planned && planned->known()) {
+      if (below(act, *planned))
+        add("degraded", Severity::Error,
+            cable_text(c) + " runs at " + to_string(act) + ", planned " + to_string(*planned),
+            {ref(a.at), ref(b.at)},
+            {{"active", to_string(act)}, {"planned", to_string(*planned)}});
+      return;
+    }
+    if (!opt_.below_supported) return;
+    LinkRate cap = common_capability(pa, pb);
+    if (cap.known() && below(act, cap))
+      add("degraded", Severity::Warning,
+          cable_text(c) + " runs at " + to_string(act) + ", both ends support " + to_string(cap),
+          {ref(a.at), ref(b.at)}, {{"active", to_string(act)}, {"supported", to_string(cap)}});
+  }
+
+  // Both planned ports are present and empty.
+  void empty_cable(size_t c, const Seen& a, const Seen& b) {
+    const Port* down = a.port && held_down(*a.port) ? a.port : b.port && held_down(*b.port) ? b.port : nullptr;
+    if (down) {
+      add("port_down", Severity::Error,
+          cable_text(c) + " is not up: " + text(ref(a.at)) + " " +
+              (a.port ? state_text(*a.port) : "no such port") + ", " + text(ref(b.at)) + " " +
+              (b.port ? state_text(*b.port) : "no such port"),
+          {ref(a.at), ref(b.at)});
+      return;
+    }
+    bool unreached = (a.port && a.port->peer_unreached) || (b.port && b.port->peer_unreached);
+    if (unreached) {
+      add("unreached", Severity::Error,
+          cable_text(c) + ": a link is reported but discovery did not reach its other end",
+          {ref(a.at), ref(b.at)});
+      return;
+    }
+    std::string why;
+    for (const Seen* s : {&a, &b})
+      if (!s->port) why += "; " + display_[s->at.node] + " has no port " + std::to_string(s->at.port);
+    add("missing", Severity::Error, cable_text(c) + " is planned but not connected" + why,
+        {ref(a.at), ref(b.at)}, {{"planned", cable_json(c)}});
+  }
+
+  // Planned A-B and X-W, found A-X and B-W: the two cables match the plan once the plugs
+  // in B and X are exchanged. Reports that and returns the other cable, or -1.
+  int swap_partner(size_t c, const Seen& a, const Seen& b) {
+    PlanEnd x = plan_end(a.port->remote);
+    int other = plan_.cable_at(x);
+    if (other < 0 || static_cast<size_t>(other) == c || cable_ok_[other]) return -1;
+    PlanEnd w = plan_.peer(x);
+    if (plan_end(b.port->remote) != w) return -1;
+    PortRef A = ref(a.at), B = ref(b.at), X = ref(a.port->remote), W = ref(b.port->remote);
+    // Name the pair of plugs on one node when there is one (two ports of one leaf).
+    bool at_a_side = A.node == W.node && B.node != X.node;
+    const PortRef& p1 = at_a_side ? A : B;
+    const PortRef& p2 = at_a_side ? W : X;
+    add("swapped", Severity::Error,
+        "planned " + text(A) + " - " + text(B) + " and " + text(X) + " - " + text(W) +
+            ", found " + text(A) + " - " + text(X) + " and " + text(B) + " - " + text(W) +
+            ": exchange the plugs in " + text(p1) + " and " + text(p2),
+        {A, B, X, W},
+        {{"planned", {{to_json(A), to_json(B)}, {to_json(X), to_json(W)}}},
+         {"found", {{to_json(A), to_json(X)}, {to_json(B), to_json(W)}}},
+         {"exchange", {to_json(p1), to_json(p2)}}});
+    return other;
+  }
+
+  void miswired(size_t c, const Seen& a, const Seen& b) {
+    std::vector<PortRef> ports{ref(plan_.end_a(c)), ref(plan_.end_b(c))};
+    json found = json::array();
+    std::string what;
+    for (auto [s, e] : {std::pair{&a, plan_.end_a(c)}, std::pair{&b, plan_.end_b(c)}}) {
+      what += what.empty() ? "" : ", ";
+      if (!s->node_seen) {
+        what += plan_.name(e.node) + " not seen";
+      } else if (!s->port) {
+        what += display_[s->at.node] + " has no port " + std::to_string(e.port);
+      } else if (!s->linked()) {
+        what += text(ref(s->at)) + " unconnected";
+      } else {
+        PortRef r = ref(s->port->remote);
+        what += text(ref(s->at)) + " - " + text(r);
+        ports.push_back(r);
+        found.push_back({to_json(ref(s->at)), to_json(r)});
+      }
+    }
+    add("miswired", Severity::Error, "planned " + cable_text(c) + ", found " + what,
+        std::move(ports), {{"planned", cable_json(c)}, {"found", found}});
+  }
+
+  // Discovered links that no planned port explains.
+  void unexplained_links() {
+    for (NodeId i = 0; i < f_.size(); ++i) {
+      for (const Port& p : f_.node(i).ports) {
+        PortEnd self{i, p.number}, peer = p.remote;
+        if (!peer.valid() || std::tie(peer.node, peer.port) < std::tie(self.node, self.port))
+          continue;
+        if (plan_.cable_at(plan_end(self)) >= 0 || plan_.cable_at(plan_end(peer)) >= 0) continue;
+        // Links of unplanned or ambiguous nodes are told in their own findings.
+        if (plan_of_[i] == kNoPlanNode || plan_of_[peer.node] == kNoPlanNode) continue;
+        add("extra", Severity::Warning,
+            text(ref(self)) + " - " + text(ref(peer)) + " is connected but not planned",
+            {ref(self), ref(peer)});
+      }
+    }
+  }
+
+  // Planned nodes nobody discovered: missing when we looked where they should be (a seen
+  // neighbour's planned port is empty, or every planned neighbour was seen), unreached
+  // otherwise (they may sit in a part of the fabric no snapshot came from).
+  void unresolved_plan_nodes() {
+    std::vector<PlanNode> unreached;
+    for (PlanNode p = 0; p < plan_.size(); ++p) {
+      if (node_of_[p] != kNoNode) continue;
+      bool all_seen = true, empty = false;
+      for (int c : plan_.cables_of(p)) {
+        PlanEnd q = plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c);
+        Seen s = seen(q);
+        if (!s.node_seen || (s.port && s.port->peer_unreached)) {
+          all_seen = false;
+        } else if (!s.linked()) {
+          empty = true;
+        }
+      }
+      if (all_seen || empty) {
+        missing_node(p);
+      } else {
+        unreached.push_back(p);
+      }
+    }
+    if (unreached.empty()) return;
+    // One finding per connected part of the plan that nobody reached.
+    std::vector<uint32_t> index(plan_.size(), UINT32_MAX);
+    for (uint32_t i = 0; i < unreached.size(); ++i) index[unreached[i]] = i;
+    Union parts(unreached.size());
+    for (size_t c = 0; c < plan_.cable_count(); ++c) {
+      uint32_t a = index[plan_.end_a(c).node], b = index[plan_.end_b(c).node];
+      if (a != UINT32_MAX && b != UINT32_MAX) parts.join(a, b);
+    }
+    std::unordered_map<uint32_t, std::vector<PlanNode>> groups;
+    for (uint32_t i = 0; i < unreached.size(); ++i) groups[parts.find(i)].push_back(unreached[i]);
+    std::string from = opt_.vantage_points <= 1
+                           ? "from this vantage point"
+                           : "from any of the " + std::to_string(opt_.vantage_points) + " snapshots";
+    for (auto& [root, nodes] : groups) {
+      std::vector<PortRef> ports;
+      json names = json::array();
+      for (PlanNode p : nodes) {
+        ports.push_back({plan_.name(p), 0});
+        names.push_back(plan_.name(p));
+      }
+      add("unreached", Severity::Error,
+          std::to_string(nodes.size()) + " planned node" + (nodes.size() == 1 ? "" : "s") +
+              " not reached " + from + " (" + layout().summarise(nodes) + ", e.g. " +
+              plan_.name(nodes.front()) +
+              "): the fabric may be split; discover from inside that part too and pass each "
+              "snapshot with --fabric",
+          std::move(ports), {{"nodes", names}});
+    }
+  }
+
+  void missing_node(PlanNode p) {
+    std::vector<PortRef> ports{{plan_.name(p), 0}};
+    std::string where;
+    json cables = json::array();
+    size_t listed = 0;
+    for (int c : plan_.cables_of(p)) {
+      PlanEnd q = plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c);
+      cables.push_back(cable_json(c));
+      Seen s = seen(q);
+      if (!s.node_seen || listed++ >= 4) continue;
+      ports.push_back(ref(s.at));
+      where += (where.empty() ? "; " : ", ") + text(ref(s.at)) +
+               (s.linked() ? " leads to " + text(ref(s.port->remote)) : " is unconnected");
+    }
+    bool is_switch = plan_.cables_of(p).size() > 2;
+    add("missing_node", is_switch ? Severity::Critical : Severity::Error,
+        plan_.name(p) + " is planned (" + std::to_string(plan_.cables_of(p).size()) +
+            " cables) but not found" + where,
+        std::move(ports), {{"cables", cables}});
+  }
+
+  void unknown_nodes() {
+    for (NodeId i = 0; i < f_.size(); ++i) {
+      if (plan_of_[i] != kNoPlanNode || ambiguous_[i]) continue;
+      const Node& node = f_.node(i);
+      std::vector<PortRef> ports{{display_[i], 0}};
+      std::string where;
+      size_t links = 0;
+      for (const Port& p : node.ports) {
+        if (!p.linked()) continue;
+        if (links++ < 4) {
+          ports.push_back(ref(p.remote));
+          where += (where.empty() ? "; linked to " : ", ") + text(ref(p.remote));
+        }
+      }
+      if (links > 4) where += " and " + std::to_string(links - 4) + " more";
+      add("unknown_node", node.is_ca() ? Severity::Warning : Severity::Error,
+          display_[i] + " (" + to_string(node.type) + ", GUID " + hex_guid(node.guid) +
+              ") is not in the plan" + where,
+          std::move(ports), {{"guid", hex_guid(node.guid)}, {"type", to_string(node.type)}});
+    }
+  }
+
+  // More discovered islands than the plan has: one finding per planned network that came
+  // out in pieces, each piece summarised, with the planned cables that would join them.
+  void split() {
+    auto islands = f_.islands();
+    std::vector<uint32_t> island_of(f_.size());
+    for (uint32_t k = 0; k < islands.size(); ++k)
+      for (NodeId n : islands[k]) island_of[n] = k;
+    // plan component -> islands holding its nodes (in island order)
+    std::vector<std::vector<uint32_t>> parts(plan_.component_count());
+    std::vector<uint32_t> last(plan_.component_count(), UINT32_MAX);
+    for (uint32_t k = 0; k < islands.size(); ++k) {
+      for (NodeId n : islands[k]) {
+        PlanNode p = plan_of_[n];
+        if (p == kNoPlanNode) continue;
+        uint32_t comp = plan_.component()[p];
+        if (last[comp] != k) parts[comp].push_back(k), last[comp] = k;
+      }
+    }
+    for (uint32_t comp = 0; comp < parts.size(); ++comp) {
+      if (parts[comp].size() < 2) continue;
+      std::unordered_map<uint32_t, uint32_t> local;  // island -> 0..n-1
+      for (uint32_t k : parts[comp]) local.emplace(k, static_cast<uint32_t>(local.size()));
+      std::vector<std::vector<PlanNode>> held(local.size());
+      std::vector<size_t> unplanned(local.size(), 0);
+      for (uint32_t k : parts[comp])
+        for (NodeId n : islands[k]) {
+          if (plan_of_[n] != kNoPlanNode && plan_.component()[plan_of_[n]] == comp)
+            held[local[k]].push_back(plan_of_[n]);
+          else
+            ++unplanned[local[k]];
+        }
+      Union join(local.size());
+      json joining = json::array();
+      std::vector<PortRef> ports;
+      std::string cables;
+      size_t crossing = 0;
+      for (size_t c = 0; c < plan_.cable_count(); ++c) {
+        NodeId a = node_of_[plan_.end_a(c).node], b = node_of_[plan_.end_b(c).node];
+        if (a == kNoNode || b == kNoNode || plan_.component()[plan_.end_a(c).node] != comp) continue;
+        if (island_of[a] == island_of[b]) continue;
+        ++crossing;
+        if (!join.join(local[island_of[a]], local[island_of[b]])) continue;
+        joining.push_back(cable_json(c));
+        ports.push_back(ref(plan_.end_a(c)));
+        ports.push_back(ref(plan_.end_b(c)));
+        if (joining.size() <= opt_.max_listed) cables += (cables.empty() ? "" : ", ") + cable_text(c);
+      }
+      if (joining.size() > opt_.max_listed)
+        cables += " and " + std::to_string(joining.size() - opt_.max_listed) + " more";
+      std::string pieces;
+      json islands_json = json::array();
+      for (size_t i = 0; i < held.size(); ++i) {
+        std::string summary = layout().summarise(held[i], unplanned[i]);
+        pieces += " [" + std::to_string(i + 1) + "] " + summary + ";";
+        islands_json.push_back({{"summary", summary},
+                                {"planned_nodes", held[i].size()},
+                                {"unplanned_nodes", unplanned[i]}});
+      }
+      std::string msg = "the planned fabric is split into " + std::to_string(held.size()) +
+                        " disjoint islands:" + pieces + " ";
+      if (joining.empty()) {
+        msg += "no planned cable joins them";
+      } else {
+        msg += std::to_string(crossing) + " planned cables run between them; cabling these " +
+               std::to_string(joining.size()) + " as planned would join them: " + cables;
+      }
+      add("split", Severity::Critical, std::move(msg), std::move(ports),
+          {{"islands", islands_json}, {"joining_cables", joining}, {"crossing_cables", crossing}});
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<Finding> check(const Fabric& discovered, const wiring::Wiring& plan,
+                           const CheckOptions& options) {
+  return Checker(discovered, plan, options).run();
+}
+
+}  // namespace ibburn::topo

@@ -1,0 +1,190 @@
+#include "topo/check_plan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <map>
+#include <numeric>
+
+namespace ibburn::topo {
+
+namespace {
+// Union-find over dense ids.
+struct Components {
+  std::vector<uint32_t> parent;
+  explicit Components(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  uint32_t find(uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void join(uint32_t a, uint32_t b) { parent[find(a)] = find(b); }
+};
+}  // namespace
+
+PlanIndex::PlanIndex(const wiring::Wiring& plan) : plan_(plan) {
+  auto intern = [&](const wiring::CableEnd& e) -> PlanEnd {
+    auto it = by_name_.find(e.node);
+    PlanNode id;
+    if (it != by_name_.end()) {
+      id = it->second;
+    } else {
+      id = static_cast<PlanNode>(names_.size());
+      names_.push_back(e.node);
+      port_cable_.emplace_back();
+      cables_of_.emplace_back();
+      // names_ may reallocate, so the key views the plan's own (stable) string.
+      by_name_.emplace(std::string_view(e.node), id);
+    }
+    return {id, e.port};
+  };
+  ends_.reserve(plan.cables.size());
+  for (size_t c = 0; c < plan.cables.size(); ++c) {
+    PlanEnd a = intern(plan.cables[c].a), b = intern(plan.cables[c].b);
+    ends_.push_back({a, b});
+    for (PlanEnd e : {a, b}) {
+      auto& ports = port_cable_[e.node];
+      if (e.port >= static_cast<int>(ports.size())) ports.resize(static_cast<size_t>(e.port) + 1, -1);
+      ports[e.port] = static_cast<int>(c);  // the loader rejects a port used twice
+      cables_of_[e.node].push_back(static_cast<int>(c));
+    }
+  }
+  Components comp(names_.size());
+  for (auto& [a, b] : ends_) comp.join(a.node, b.node);
+  component_.resize(names_.size());
+  std::unordered_map<uint32_t, uint32_t> dense;
+  for (PlanNode n = 0; n < names_.size(); ++n)
+    component_[n] = dense.emplace(comp.find(n), static_cast<uint32_t>(dense.size())).first->second;
+  component_count_ = dense.size();
+}
+
+PlanNode PlanIndex::find(std::string_view name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? kNoPlanNode : it->second;
+}
+
+int PlanIndex::cable_at(PlanEnd e) const {
+  if (!e.valid() || e.port < 0) return -1;
+  const auto& ports = port_cable_[e.node];
+  return e.port < static_cast<int>(ports.size()) ? ports[e.port] : -1;
+}
+
+PlanEnd PlanIndex::peer(PlanEnd e) const {
+  int c = cable_at(e);
+  if (c < 0) return {};
+  return ends_[c].first == e ? ends_[c].second : ends_[c].first;
+}
+
+std::string PlanLayout::tier_word(int t) const {
+  static const char* words[] = {"HCA", "leaf", "spine", "core"};
+  if (t >= 0 && t <= 3) return words[t];
+  return "tier " + std::to_string(t);
+}
+
+std::string PlanLayout::summarise(const std::vector<PlanNode>& nodes, size_t unplanned) const {
+  // counts[pod][tier]; pod -1 (no pod) is printed last.
+  std::map<int, std::map<int, size_t>> counts;
+  for (PlanNode n : nodes) ++counts[pod[n] < 0 ? INT32_MAX : pod[n]][tier[n]];
+  auto tiers_text = [&](const std::map<int, size_t>& by_tier) {
+    std::string s;
+    // switches from the bottom up, HCAs last: '16 leaf, 16 spine, 512 HCAs'
+    for (auto& [t, c] : by_tier)
+      if (t > 0) s += (s.empty() ? "" : ", ") + std::to_string(c) + " " + tier_word(t);
+    if (auto it = by_tier.find(0); it != by_tier.end())
+      s += (s.empty() ? "" : ", ") + std::to_string(it->second) + (it->second == 1 ? " HCA" : " HCAs");
+    return s;
+  };
+  std::string out;
+  for (auto& [p, by_tier] : counts) {
+    if (!out.empty()) out += "; ";
+    if (p != INT32_MAX) out += pod_label[p] + ": ";
+    out += tiers_text(by_tier);
+  }
+  if (unplanned) out += (out.empty() ? "" : "; ") + std::to_string(unplanned) + " unplanned";
+  return out.empty() ? "nothing" : out;
+}
+
+namespace {
+// A pod's label: the common prefix of its switch names when it names the pod ('pod3-'),
+// else 'pod N'.
+std::string pod_label(const std::vector<std::string_view>& switch_names, int index) {
+  if (!switch_names.empty()) {
+    std::string_view prefix = switch_names.front();
+    for (auto n : switch_names) {
+      size_t i = 0;
+      while (i < prefix.size() && i < n.size() && prefix[i] == n[i]) ++i;
+      prefix = prefix.substr(0, i);
+    }
+    // Cut back to a boundary so 'pod1' is not taken from 'pod10'/'pod11'.
+    while (!prefix.empty() && std::isdigit(static_cast<unsigned char>(prefix.back())) &&
+           prefix.size() < switch_names.front().size() &&
+           std::isdigit(static_cast<unsigned char>(switch_names.front()[prefix.size()])))
+      prefix.remove_suffix(1);
+    while (!prefix.empty() && !std::isalnum(static_cast<unsigned char>(prefix.back())))
+      prefix.remove_suffix(1);
+    bool has_digit = std::any_of(prefix.begin(), prefix.end(),
+                                 [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (has_digit && std::isdigit(static_cast<unsigned char>(prefix.back())))
+      return std::string(prefix);
+  }
+  return "pod " + std::to_string(index + 1);
+}
+}  // namespace
+
+PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hint) {
+  const size_t n = plan.size();
+  PlanLayout L;
+  L.is_hca.assign(n, false);
+  L.tier.assign(n, 0);
+  L.pod.assign(n, -1);
+  for (PlanNode v = 0; v < n; ++v) {
+    int8_t hint = v < hca_hint.size() ? hca_hint[v] : 0;
+    L.is_hca[v] = hint == 1 || (hint == 0 && plan.cables_of(v).size() <= 2 && plan.max_port(v) <= 2);
+  }
+  // Tiers: distance from the nearest HCA, over planned cables.
+  std::vector<int> dist(n, -1);
+  std::deque<PlanNode> queue;
+  for (PlanNode v = 0; v < n; ++v)
+    if (L.is_hca[v]) dist[v] = 0, queue.push_back(v);
+  while (!queue.empty()) {
+    PlanNode v = queue.front();
+    queue.pop_front();
+    for (int c : plan.cables_of(v)) {
+      PlanNode w = plan.end_a(c).node == v ? plan.end_b(c).node : plan.end_a(c).node;
+      if (dist[w] < 0 && !L.is_hca[w]) dist[w] = dist[v] + 1, queue.push_back(w);
+    }
+  }
+  for (PlanNode v = 0; v < n; ++v) {
+    L.tier[v] = L.is_hca[v] ? 0 : std::max(dist[v], 1);
+    L.top_tier = std::max(L.top_tier, L.tier[v]);
+  }
+  if (L.top_tier < 3) return L;
+  // Pods: what stays connected once the top tier is taken away.
+  Components comp(n);
+  for (size_t c = 0; c < plan.cable_count(); ++c) {
+    PlanNode a = plan.end_a(c).node, b = plan.end_b(c).node;
+    if (L.tier[a] < L.top_tier && L.tier[b] < L.top_tier) comp.join(a, b);
+  }
+  // Number pods in the order of their first switch name, so labels are stable.
+  std::map<uint32_t, std::vector<std::string_view>> members;  // root -> switch names
+  for (PlanNode v = 0; v < n; ++v)
+    if (L.tier[v] < L.top_tier && !L.is_hca[v]) members[comp.find(v)].push_back(plan.name(v));
+  std::vector<std::pair<std::string_view, uint32_t>> order;
+  for (auto& [root, names] : members) {
+    std::sort(names.begin(), names.end());
+    order.push_back({names.front(), root});
+  }
+  std::sort(order.begin(), order.end());
+  std::unordered_map<uint32_t, int> pod_of_root;
+  for (size_t i = 0; i < order.size(); ++i) {
+    pod_of_root[order[i].second] = static_cast<int>(i);
+    L.pod_label.push_back(pod_label(members[order[i].second], static_cast<int>(i)));
+  }
+  for (PlanNode v = 0; v < n; ++v) {
+    if (L.tier[v] >= L.top_tier) continue;
+    auto it = pod_of_root.find(comp.find(v));
+    if (it != pod_of_root.end()) L.pod[v] = it->second;
+  }
+  return L;
+}
+
+}  // namespace ibburn::topo

@@ -1,0 +1,78 @@
+#pragma once
+// The wiring plan indexed for topo check and switch-name inference: plan node names interned
+// to dense ids, the cable at every (node, port) found in O(1), and the plan's structure
+// (tiers counted up from the HCAs, pods = what stays connected under the top tier) so that
+// a set of nodes can be summarised as 'pod 3: 16 leaf, 16 spine, 512 HCAs'. Pure logic.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "wiring/wiring.h"
+
+namespace ibburn::topo {
+
+using PlanNode = uint32_t;
+inline constexpr PlanNode kNoPlanNode = UINT32_MAX;
+
+struct PlanEnd {
+  PlanNode node = kNoPlanNode;
+  int port = 0;
+  bool valid() const { return node != kNoPlanNode; }
+  bool operator==(const PlanEnd&) const = default;
+};
+
+class PlanIndex {
+ public:
+  explicit PlanIndex(const wiring::Wiring& plan);
+
+  size_t size() const { return names_.size(); }
+  size_t cable_count() const { return ends_.size(); }
+  const std::string& name(PlanNode n) const { return names_[n]; }
+  PlanNode find(std::string_view name) const;  // kNoPlanNode when not planned
+  const wiring::Cable& cable(size_t c) const { return plan_.cables[c]; }
+  PlanEnd end_a(size_t c) const { return ends_[c].first; }
+  PlanEnd end_b(size_t c) const { return ends_[c].second; }
+  // The cable planned at a node's port, or -1.
+  int cable_at(PlanEnd e) const;
+  // The other end of the cable planned at `e` (invalid when none is planned there).
+  PlanEnd peer(PlanEnd e) const;
+  const std::vector<int>& cables_of(PlanNode n) const { return cables_of_[n]; }
+  int max_port(PlanNode n) const { return static_cast<int>(port_cable_[n].size()) - 1; }
+  // Connected components of the plan; component id per node.
+  const std::vector<uint32_t>& component() const { return component_; }
+  size_t component_count() const { return component_count_; }
+
+ private:
+  const wiring::Wiring& plan_;
+  std::vector<std::string> names_;
+  std::unordered_map<std::string_view, PlanNode> by_name_;
+  std::vector<std::pair<PlanEnd, PlanEnd>> ends_;
+  std::vector<std::vector<int>> port_cable_;  // [node][port] -> cable or -1
+  std::vector<std::vector<int>> cables_of_;
+  std::vector<uint32_t> component_;
+  size_t component_count_ = 0;
+};
+
+// What a plan node is, as far as the plan's structure (and the discovered fabric, when it
+// knows the node's type) tells.
+struct PlanLayout {
+  std::vector<bool> is_hca;
+  std::vector<int> tier;      // 0 = HCA (or unknown), 1 = leaf, 2 = spine, ...
+  int top_tier = 0;
+  std::vector<int> pod;       // -1 = not in a pod (top tier, or a 2-tier plan)
+  std::vector<std::string> pod_label;
+
+  // "leaf", "spine", "core", "tier 5"; "HCA" for tier 0.
+  std::string tier_word(int t) const;
+  // 'pod 3: 16 leaf, 16 spine, 512 HCAs; 8 core' for the given plan nodes, plus
+  // '; N unplanned' when `unplanned` > 0.
+  std::string summarise(const std::vector<PlanNode>& nodes, size_t unplanned = 0) const;
+};
+
+// `hca_hint[n]`: 1 = known CA, 2 = known switch, 0 = unknown (then a node with at most two
+// planned ports, numbered at most 2, counts as an HCA).
+PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hint);
+
+}  // namespace ibburn::topo

@@ -1,0 +1,17 @@
+#pragma once
+// Merging fabric snapshots discovered from different vantage points (one per island when
+// the fabric is split) into one fabric. Pure logic, no I/O.
+#include <vector>
+
+#include "topo/fabric.h"
+
+namespace ibburn::topo {
+
+// Nodes are the same node when their node GUIDs match across snapshots (the first snapshot's
+// copy is kept; a GUID repeated inside one snapshot stays repeated, for the duplicate_guid
+// check). Links of all snapshots are united; when two snapshots disagree about a port's
+// peer (the fabric changed between them), the earlier snapshot wins. A port that one
+// snapshot could not follow (peer_unreached) is linked when another snapshot saw its link.
+Fabric merge_fabrics(std::vector<Fabric> snapshots);
+
+}  // namespace ibburn::topo
