@@ -56,7 +56,7 @@ struct Node {
   NodeType type = NodeType::Unknown;
   uint64_t guid = 0;
   uint64_t sysimg_guid = 0;
-  uint16_t vendor_id = 0;
+  uint32_t vendor_id = 0;   // NodeInfo VendorID: a 24-bit IEEE OUI
   uint32_t device_id = 0;
   std::string description;  // NodeDescription, e.g. "host1 mlx5_0" or "MF0;sw:MQM9700/U1"
   std::string name;         // human name: node-name-map entry, else the description

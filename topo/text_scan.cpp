@@ -1,0 +1,136 @@
+#include "topo/text_scan.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace ibburn::topo::scan {
+
+bool LineReader::next(std::string_view& line) {
+  if (pos_ >= text_.size()) return false;
+  const char* start = text_.data() + pos_;
+  const void* nl = std::memchr(start, '\n', text_.size() - pos_);
+  size_t len = nl ? static_cast<size_t>(static_cast<const char*>(nl) - start) : text_.size() - pos_;
+  line = std::string_view(start, len);
+  pos_ += len + 1;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++number_;
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::string_view skip_space(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  return s;
+}
+
+std::string_view next_token(std::string_view& s) {
+  s = skip_space(s);
+  size_t n = 0;
+  while (n < s.size() && !is_space(s[n])) ++n;
+  std::string_view tok = s.substr(0, n);
+  s.remove_prefix(n);
+  return tok;
+}
+
+std::optional<uint32_t> parse_uint(std::string_view s, uint32_t max) {
+  if (s.empty() || s.size() > 10) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (v > max) return std::nullopt;
+  return static_cast<uint32_t>(v);
+}
+
+std::optional<uint64_t> parse_hex64(std::string_view s) {
+  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty() || s.size() > 16) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return std::nullopt;
+    v = (v << 4) | static_cast<uint64_t>(d);
+  }
+  return v;
+}
+
+std::string hex(uint64_t v, bool pad16) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, pad16 ? "%016" PRIx64 : "%" PRIx64, v);
+  return buf;
+}
+
+std::string quote(std::string_view s) {
+  constexpr size_t kMax = 60;
+  std::string out = "'";
+  for (size_t i = 0; i < s.size() && i < kMax; ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
+  }
+  if (s.size() > kMax) out += "...";
+  return out + "'";
+}
+
+std::string bad_guid_reason(std::string_view what, std::string_view token) {
+  std::string r = what.empty() ? std::string() : std::string(what) + " ";
+  r += quote(token) + " is not a 64-bit hexadecimal GUID";
+  bool redacted = token.find('<') != std::string_view::npos ||
+                  token.find("redact") != std::string_view::npos ||
+                  token.find("xxxx") != std::string_view::npos ||
+                  token.find("XXXX") != std::string_view::npos;
+  if (redacted) r += " (it looks redacted; ibburn needs the real GUIDs)";
+  return r;
+}
+
+std::optional<Width> parse_compat_width(std::string_view t) {
+  if (t == "??") return Width::Unknown;
+  if (t.size() < 2 || (t.back() != 'x' && t.back() != 'X')) return std::nullopt;
+  auto n = parse_uint(t.substr(0, t.size() - 1), 12);
+  if (!n) return std::nullopt;
+  switch (*n) {
+    case 1: return Width::X1;
+    case 2: return Width::X2;
+    case 4: return Width::X4;
+    case 8: return Width::X8;
+    case 12: return Width::X12;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Speed> parse_compat_speed(std::string_view t) {
+  static constexpr std::pair<std::string_view, Speed> kNames[] = {
+      {"???", Speed::Unknown}, {"SDR", Speed::SDR}, {"DDR", Speed::DDR},
+      {"QDR", Speed::QDR},     {"FDR10", Speed::FDR10}, {"FDR", Speed::FDR},
+      {"EDR", Speed::EDR},     {"HDR", Speed::HDR},     {"NDR", Speed::NDR},
+      {"XDR", Speed::XDR}};
+  for (auto& [name, speed] : kNames)
+    if (t == name) return speed;
+  return std::nullopt;
+}
+
+std::optional<LinkRate> parse_compat_rate(std::string_view t) {
+  size_t split;
+  if (t.substr(0, 2) == "??") {
+    split = 2;
+  } else {
+    split = t.find_first_of("xX");
+    if (split == std::string_view::npos) return std::nullopt;
+    ++split;
+  }
+  auto w = parse_compat_width(t.substr(0, split));
+  auto s = parse_compat_speed(t.substr(split));
+  if (!w || !s) return std::nullopt;
+  return LinkRate{*w, *s};
+}
+
+}  // namespace ibburn::topo::scan

@@ -1,0 +1,52 @@
+#pragma once
+// Small string_view scanning helpers shared by the fabric text parsers (ibnetdiscover plain
+// and --ports forms). No regexes: dumps of 70k nodes must load in well under a second.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "topo/link_rate.h"
+
+namespace ibburn::topo::scan {
+
+// Yields the lines of a text one by one with 1-based numbers; strips a trailing '\r'.
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) : text_(text) {}
+  bool next(std::string_view& line);
+  int number() const { return number_; }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  int number_ = 0;
+};
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+std::string_view trim(std::string_view s);
+std::string_view skip_space(std::string_view s);
+// Removes and returns the next whitespace-delimited token (empty at the end).
+std::string_view next_token(std::string_view& s);
+
+// Unsigned decimal number no larger than `max`.
+std::optional<uint32_t> parse_uint(std::string_view s, uint32_t max);
+// Hexadecimal 64-bit value, with or without a 0x prefix, 1..16 digits.
+std::optional<uint64_t> parse_hex64(std::string_view s);
+// Reason text for a token that should have been a GUID: says when it looks redacted.
+std::string bad_guid_reason(std::string_view what, std::string_view token);
+
+// The rate column as ibnetdiscover prints it: "4xQDR", "2xNDR", "??SDR", "4x???", "?????";
+// "??" / "???" mean unknown. nullopt when the token is not a rate at all.
+std::optional<LinkRate> parse_compat_rate(std::string_view token);
+// Width and speed as separate columns ("4x" "EDR", "??" "???"), as in the --ports report.
+std::optional<Width> parse_compat_width(std::string_view token);
+std::optional<Speed> parse_compat_speed(std::string_view token);
+
+// Lower-case hex without 0x, zero-padded to 16 digits when pad16.
+std::string hex(uint64_t v, bool pad16 = false);
+
+// Quotes a piece of input for an error message, shortened when long.
+std::string quote(std::string_view s);
+
+}  // namespace ibburn::topo::scan
