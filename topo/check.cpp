@@ -359,24 +359,19 @@ class Checker {
     }
   }
 
-  // Planned nodes nobody discovered: missing when we looked where they should be (a seen
-  // neighbour's planned port is empty, or every planned neighbour was seen), unreached
-  // otherwise (they may sit in a part of the fabric no snapshot came from).
+  // Planned nodes nobody discovered: missing when we looked everywhere they should be (every
+  // planned neighbour was discovered and followed), unreached otherwise (they may sit in a
+  // part of the fabric no snapshot came from).
   void unresolved_plan_nodes() {
     std::vector<PlanNode> unreached;
     for (PlanNode p = 0; p < plan_.size(); ++p) {
       if (node_of_[p] != kNoNode) continue;
-      bool all_seen = true, empty = false;
+      bool all_seen = true;
       for (int c : plan_.cables_of(p)) {
-        PlanEnd q = plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c);
-        Seen s = seen(q);
-        if (!s.node_seen || (s.port && s.port->peer_unreached)) {
-          all_seen = false;
-        } else if (!s.linked()) {
-          empty = true;
-        }
+        Seen s = seen(plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c));
+        if (!s.node_seen || (s.port && s.port->peer_unreached)) all_seen = false;
       }
-      if (all_seen || empty) {
+      if (all_seen) {
         missing_node(p);
       } else {
         unreached.push_back(p);
