@@ -14,6 +14,11 @@ struct SimOptions {
   bool opensm = true;          // start opensm and wait for LIDs (needed for PerfMgt)
   std::string sim_host;        // SIM_HOST for commands run by default (empty: first node)
   std::chrono::seconds start_timeout{60};
+  // ibsim table sizes (-N/-S/-P); 0 = computed from the netfile with headroom.
+  int max_nodes = 0;
+  int max_switches = 0;
+  int max_ports = 0;
+  bool keep_workdir = false;   // leave logs behind for debugging
 };
 
 struct CommandResult {
@@ -40,8 +45,10 @@ class SimFabric {
                     std::chrono::seconds timeout = std::chrono::seconds(60),
                     const std::map<std::string, std::string>& extra_env = {}) const;
 
-  // Sends one ibsim console command (e.g. `Unlink "sw1"[3]`) and waits until it took effect.
-  void console(const std::string& command);
+  // Sends one ibsim console command (e.g. `Unlink "sw1"[3]`) and waits until it took effect
+  // (ibsim printed its next prompt). Returns ibsim's reply; throws when ibsim reports an
+  // error (unknown node/port, unknown command).
+  std::string console(const std::string& command);
 
   // Re-runs the SM sweep and waits until LIDs/routes are settled again (after link changes).
   void resweep();
@@ -49,15 +56,25 @@ class SimFabric {
   // Environment a child process needs to reach this fabric (IBSIM_SOCKNAME, LD_PRELOAD...).
   std::map<std::string, std::string> env() const;
   const std::string& sockname() const { return sockname_; }
+  // Working directory of commands run(); also holds the logs (removed by the destructor).
   const std::string& workdir() const { return workdir_; }
+  std::string ibsim_log() const;    // console output and warnings
+  std::string console_log() const;  // console output only
+  std::string opensm_log() const;
 
  private:
+  void start(const std::string& netfile);
+  void stop();
+  bool sm_ready() const;
+  void wait_for_sm(std::chrono::steady_clock::time_point deadline);
+
   std::string sockname_;
   std::string workdir_;
   SimOptions options_;
   int ibsim_pid_ = -1;
   int opensm_pid_ = -1;
   int console_fd_ = -1;
+  size_t prompts_seen_ = 0;  // ibsim prompts already answered
 };
 
 }  // namespace ibburn::testing
