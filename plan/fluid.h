@@ -1,0 +1,30 @@
+#pragma once
+// Fluid model of a stage: max-min fair sharing of cable capacities among flows over
+// their routed paths (progressive filling). Predicts each flow's throughput and each
+// cable's load, optionally with degraded cables, without moving a byte.
+#include <unordered_map>
+#include <vector>
+
+#include "plan/cable_index.h"
+#include "plan/routing.h"
+
+namespace ibburn::plan {
+
+struct FluidFlow {
+  PathShares path;       // edges and the flow's share on each
+  double demand_gbps = 0;  // what the sender can push (its line rate)
+};
+
+struct FluidResult {
+  std::vector<double> flow_gbps;  // per flow
+  std::vector<double> edge_gbps;  // per edge, total carried
+};
+
+// `capacity_gbps` per edge (defaults to the cable index's capacities when empty).
+FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity_gbps);
+
+// Edge capacities with some cables scaled, e.g. {edge: 0.25} for a cable at 25%.
+std::vector<double> degraded_capacities(const CableIndex& cables,
+                                        const std::unordered_map<EdgeId, double>& scale);
+
+}  // namespace ibburn::plan

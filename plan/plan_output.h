@@ -1,0 +1,30 @@
+#pragma once
+// What `ibburn plan` reads and writes besides the fabric: the endpoints file (rank ->
+// HCA port GUID), the burn plan (burn/plan.h format) and the coverage proof.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "burn/plan.h"
+#include "plan/planner.h"
+#include "plan/simulate.h"
+
+namespace ibburn::plan {
+
+// Endpoints file: one endpoint per line, `RANK PORT_GUID` or just `PORT_GUID` (rank = order
+// of appearance); '#' comments. Every GUID must be a cabled CA port of the fabric.
+std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::string& origin,
+                                           const topo::Fabric& fabric);
+
+burn::Plan to_burn_plan(const PlanResult& result, const std::string& name);
+
+// Per cable and direction: the stage loading it and the expected load; plus totals.
+nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables,
+                              const PlanResult& result);
+
+nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& cables,
+                                  const std::vector<topo::PortEnd>& endpoints,
+                                  const SimulationReport& report);
+
+}  // namespace ibburn::plan

@@ -1,0 +1,161 @@
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+namespace ibburn::plan {
+namespace {
+
+double endpoint_gbps(const CableIndex& cables, topo::PortEnd p) {
+  return cables.edge(cables.out_edge(p)).capacity_gbps;
+}
+
+struct Candidate {
+  std::vector<Flow> flows;
+  std::vector<double> load;
+  size_t gain = 0;
+};
+
+// Routes the flows in order and admits each one only if no edge on its path would exceed
+// max_load (first fit): linear in the routes' size, and overloads never occur.
+Candidate evaluate(const CableIndex& cables, const Router& router,
+                   const std::vector<topo::PortEnd>& endpoints, const std::vector<Flow>& flows,
+                   double max_load) {
+  Candidate c;
+  c.load.assign(cables.size(), 0.0);
+  PathShares path;
+  for (const Flow& f : flows) {
+    topo::PortEnd s = endpoints[f.src], d = endpoints[f.dst];
+    double rate = std::min(endpoint_gbps(cables, s), endpoint_gbps(cables, d));
+    path.clear();
+    try {
+      router.route(s, d, path);
+    } catch (const RoutingError&) {
+      continue;  // unroutable flows simply do not run in this stage
+    }
+    bool fits = true;
+    for (auto [e, share] : path)
+      if (c.load[e] + share * rate / cables.edge(e).capacity_gbps > max_load + 1e-9) fits = false;
+    if (!fits) continue;
+    for (auto [e, share] : path) c.load[e] += share * rate / cables.edge(e).capacity_gbps;
+    c.flows.push_back(f);
+  }
+  return c;
+}
+
+std::vector<int> shift_amounts(size_t n, size_t per_switch, int max_candidates) {
+  std::set<size_t> ks;
+  // Shifts by whole switches first: they send every flow off its own switch.
+  for (size_t k = per_switch; k < n && ks.size() < static_cast<size_t>(max_candidates) / 2; k += per_switch)
+    ks.insert(k);
+  size_t step = std::max<size_t>(1, n / std::max(1, max_candidates / 2));
+  for (size_t k = 1; k < n && ks.size() < static_cast<size_t>(max_candidates); k += step) ks.insert(k);
+  return {ks.begin(), ks.end()};
+}
+
+}  // namespace
+
+std::vector<topo::PortEnd> all_hca_ports(const topo::Fabric& fabric) {
+  std::vector<topo::PortEnd> out;
+  std::vector<topo::NodeId> cas;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n)
+    if (fabric.node(n).is_ca()) cas.push_back(n);
+  std::sort(cas.begin(), cas.end(), [&](auto a, auto b) { return fabric.node(a).name < fabric.node(b).name; });
+  for (auto n : cas)
+    for (const auto& p : fabric.node(n).ports)
+      if (p.number > 0 && p.linked()) out.push_back({n, p.number});
+  return out;
+}
+
+std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
+                                const std::vector<topo::PortEnd>& endpoints,
+                                const std::vector<Flow>& flows) {
+  return evaluate(cables, router, endpoints, flows, std::numeric_limits<double>::infinity()).load;
+}
+
+int stage_lower_bound(const topo::Fabric& fabric, const CableIndex& cables, double cover_fraction) {
+  // Tier = hops from the nearest HCA (leaf 1, spine 2, ...), by BFS from every CA.
+  std::vector<int> tier(fabric.size(), -1);
+  std::vector<topo::NodeId> queue;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n)
+    if (fabric.node(n).is_ca()) tier[n] = 0, queue.push_back(n);
+  for (size_t i = 0; i < queue.size(); ++i)
+    for (const auto& p : fabric.node(queue[i]).ports)
+      if (p.linked() && tier[p.remote.node] < 0)
+        tier[p.remote.node] = tier[queue[i]] + 1, queue.push_back(p.remote.node);
+  int bound = 1;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n) {
+    if (!fabric.node(n).is_switch() || tier[n] < 1) continue;
+    double up = 0, down = 0;
+    for (const auto& p : fabric.node(n).ports) {
+      if (!p.linked() || p.number == 0) continue;
+      double cap = cables.edge(cables.out_edge({n, p.number})).capacity_gbps;
+      if (tier[p.remote.node] > tier[n]) up += cap;
+      else if (tier[p.remote.node] < tier[n]) down += cap;
+    }
+    if (down > 0) bound = std::max(bound, static_cast<int>(std::ceil(cover_fraction * up / down - 1e-9)));
+  }
+  return bound;
+}
+
+PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                     const std::vector<topo::PortEnd>& endpoints, const PlanOptions& options) {
+  PlanResult result;
+  result.coverage.assign(cables.size(), {});
+  result.lower_bound = stage_lower_bound(fabric, cables, options.cover_fraction);
+  const size_t n = endpoints.size();
+  if (n < 2) {
+    result.notes.push_back("fewer than two endpoints: nothing to plan");
+    return result;
+  }
+  // Order ranks by the switch port they hang from, so a shift by k moves traffic across
+  // switches in a regular pattern.
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<topo::PortEnd> attach(n);
+  for (size_t r = 0; r < n; ++r) attach[r] = attached_switch_port(fabric, endpoints[r]);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return std::tie(attach[a].node, attach[a].port) < std::tie(attach[b].node, attach[b].port);
+  });
+  size_t switches = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (i == 0 || attach[order[i]].node != attach[order[i - 1]].node) ++switches;
+  size_t per_switch = std::max<size_t>(1, n / std::max<size_t>(1, switches));
+  std::vector<int> ks = shift_amounts(n, per_switch, options.max_candidates);
+
+  std::vector<char> covered(cables.size(), 0);
+  while (result.covered < cables.size() && static_cast<int>(result.stages.size()) < options.max_stages) {
+    Candidate best;
+    for (int k : ks) {
+      std::vector<Flow> flows(n);
+      for (size_t i = 0; i < n; ++i) flows[i] = {order[i], order[(i + k) % n]};
+      Candidate c = evaluate(cables, router, endpoints, flows, options.max_load);
+      for (EdgeId e = 0; e < c.load.size(); ++e)
+        if (!covered[e] && c.load[e] >= options.cover_fraction - 1e-9) ++c.gain;
+      if (c.gain > best.gain) best = std::move(c);
+    }
+    if (best.gain == 0) break;
+    int stage = static_cast<int>(result.stages.size());
+    for (EdgeId e = 0; e < best.load.size(); ++e) {
+      auto& cov = result.coverage[e];
+      cov.best_load = std::max(cov.best_load, best.load[e]);
+      if (!covered[e] && best.load[e] >= options.cover_fraction - 1e-9) {
+        covered[e] = 1;
+        cov.stage = stage;
+        ++result.covered;
+      }
+    }
+    result.stages.push_back(std::move(best.flows));
+  }
+  if (result.covered < cables.size()) {
+    result.notes.push_back(std::to_string(cables.size() - result.covered) +
+                           " cable directions never reach " +
+                           std::to_string(static_cast<int>(options.cover_fraction * 100)) +
+                           "% in any candidate stage (unused by the routes, or unbalanced)");
+  }
+  return result;
+}
+
+}  // namespace ibburn::plan

@@ -1,0 +1,55 @@
+#include "plan/localize.h"
+
+#include <gtest/gtest.h>
+
+#include "fat_tree_fixture.h"
+#include "plan/simulate.h"
+
+using namespace ibburn::plan;
+using namespace ibburn::topo;
+
+TEST(Localize, NamesTheCableOnEverySlowPathAndNoHealthyOne) {
+  // Edges: 0..5. Slow flows cross 2; healthy flows cross everything else.
+  std::vector<ObservedFlow> obs = {
+      {{{0, 1}, {2, 1}, {3, 1}}, true},
+      {{{1, 1}, {2, 1}, {4, 1}}, true},
+      {{{0, 1}, {3, 1}}, false},
+      {{{1, 1}, {4, 1}, {5, 1}}, false},
+  };
+  auto s = localize(obs, 6);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].edge, 2u);
+  EXPECT_EQ(s[0].slow_explained, 2u);
+  EXPECT_DOUBLE_EQ(s[0].confidence, 1.0);
+}
+
+TEST(Localize, NothingSlowNothingNamed) {
+  EXPECT_TRUE(localize({{{{0, 1}}, false}}, 1).empty());
+}
+
+TEST(Localize, SimulatedBurnWithOneCableAt25PercentNamesIt) {
+  auto t = fixture::make_fat_tree(4, 4, 4);
+  CableIndex cables(t.fabric, 200);
+  LftRouter r(t.fabric, cables, t.lfts);
+  auto eps = all_hca_ports(t.fabric);
+  PlanResult plan = make_plan(t.fabric, cables, r, eps, {});
+  for (PortEnd bad_port : {PortEnd{t.leaves[1], 6}, PortEnd{t.spines[2], 4}}) {
+    EdgeId bad = cables.out_edge(bad_port);
+    auto rep = simulate_plan(t.fabric, cables, r, eps, plan.stages, {{bad, 0.25}}, {});
+    ASSERT_FALSE(rep.suspects.empty());
+    EXPECT_EQ(rep.suspects[0].edge, bad) << cables.describe(t.fabric, rep.suspects[0].edge);
+    EXPECT_GE(rep.suspects[0].confidence, 0.5);
+  }
+}
+
+TEST(Localize, HealthyFabricHasNoSlowFlows) {
+  auto t = fixture::make_fat_tree(4, 4, 4);
+  CableIndex cables(t.fabric, 200);
+  LftRouter r(t.fabric, cables, t.lfts);
+  auto eps = all_hca_ports(t.fabric);
+  PlanResult plan = make_plan(t.fabric, cables, r, eps, {});
+  auto rep = simulate_plan(t.fabric, cables, r, eps, plan.stages, {}, {});
+  for (const auto& f : rep.flows) EXPECT_FALSE(f.slow);
+  EXPECT_TRUE(rep.suspects.empty());
+  EXPECT_EQ(rep.probe_stages, 0);
+}
