@@ -16,7 +16,7 @@ uint64_t field(const uint8_t* data, enum MAD_FIELDS f) {
   return v;
 }
 
-constexpr std::array<std::pair<Counter, MAD_FIELDS>, 18> kPortCounters = {{
+constexpr std::array<std::pair<Counter, MAD_FIELDS>, 17> kPortCounters = {{
     {Counter::SymbolErrorCounter, IB_PC_ERR_SYM_F},
     {Counter::LinkErrorRecoveryCounter, IB_PC_LINK_RECOVERS_F},
     {Counter::LinkDownedCounter, IB_PC_LINK_DOWNED_F},
@@ -30,7 +30,6 @@ constexpr std::array<std::pair<Counter, MAD_FIELDS>, 18> kPortCounters = {{
     {Counter::ExcessiveBufferOverrunErrors, IB_PC_ERR_EXCESS_OVR_F},
     {Counter::VL15Dropped, IB_PC_VL15_DROPPED_F},
     {Counter::PortXmitWait, IB_PC_XMT_WAIT_F},
-    {Counter::QP1Dropped, IB_PC_QP1_DROP_F},
     {Counter::PortXmitData, IB_PC_XMT_BYTES_F},
     {Counter::PortRcvData, IB_PC_RCV_BYTES_F},
     {Counter::PortXmitPkts, IB_PC_XMT_PKTS_F},
@@ -54,6 +53,9 @@ void set_field(uint8_t* data, enum MAD_FIELDS f, uint32_t v) { mad_set_field(dat
 
 void decode_port_counters(const uint8_t* data, CounterValues& out) {
   for (const auto& [c, f] : kPortCounters) out.set(c, field(data, f), port_counters_bits(c));
+  // QP1Dropped is bytes 20-21 (IBA 1.3 PortCounters); libibmad's descriptor for it points
+  // at VL15Dropped's bytes 22-23, so it is read here directly.
+  out.set(Counter::QP1Dropped, static_cast<uint64_t>(data[20]) << 8 | data[21], 16);
 }
 
 void decode_port_counters_ext(const uint8_t* data, CounterValues& out) {

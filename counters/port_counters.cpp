@@ -127,8 +127,9 @@ Snapshot snapshot_from_json(const nlohmann::json& j, const std::string& origin) 
                                                       topo::PortState::Unknown);
       p.phys = enum_from_string<topo::PhysState, 8>(jp.value("phys_state", ""),
                                                      topo::PhysState::Unknown);
-      const auto& widths = jp.value("counter_bits", nlohmann::json::object());
-      for (const auto& [name, v] : jp.value("counters", nlohmann::json::object()).items()) {
+      const nlohmann::json widths = jp.value("counter_bits", nlohmann::json::object());
+      const nlohmann::json values = jp.value("counters", nlohmann::json::object());
+      for (const auto& [name, v] : values.items()) {
         auto c = counter_from_name(name);
         if (!c) throw InputError(origin, 0, "port " + p.node + "[" + std::to_string(p.port) +
                                                 "]: unknown counter '" + name + "'");
