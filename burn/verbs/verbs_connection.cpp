@@ -1,0 +1,344 @@
+#include "burn/verbs/verbs_connection.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+namespace ibburn::burn::verbs {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kPollBatch = 32;
+constexpr int kQpShift = 48;  // wr_id = QP index << 48 | WR number
+constexpr uint64_t kWrMask = (uint64_t(1) << kQpShift) - 1;
+// After stop(): how long outstanding writes may take to retire, and how long a receiver
+// waits for late immediates before it considers the flow drained.
+constexpr auto kDrainLimit = 2s;
+constexpr auto kReceiveQuiet = 50ms;
+
+bool points_at_peer(const std::string& kind) {
+  return kind == "peer_unreachable" || kind == "peer_not_ready" || kind == "remote_access" ||
+         kind == "remote_invalid_request" || kind == "remote_operation" ||
+         kind == "remote_abort" || kind == "response_timeout";
+}
+
+}  // namespace
+
+VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device,
+                                 const VerbsSettings& settings, const ConnectionSpec& spec,
+                                 bool verify, const MemoryFactory& memory)
+    : device_(std::move(device)),
+      api_(device_->context.api()),
+      port_(device_->port),
+      settings_(settings),
+      spec_(spec),
+      verify_(verify) {
+  const size_t n = static_cast<size_t>(settings_.qps);
+  const size_t bytes = n * settings_.message_size;
+  int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  // An optional flag: libibverbs drops it on HCAs that do not support it.
+  if (settings_.relaxed_ordering) access |= IBV_ACCESS_RELAXED_ORDERING;
+  if (spec_.send) {
+    send_mem_ = memory(device_->pd, bytes, access);
+    if (verify_) {
+      for (size_t q = 0; q < n; ++q) {
+        send_mem_->fill(q * settings_.message_size, settings_.message_size, spec_.flow_id, q);
+      }
+    }
+  }
+  if (spec_.receive) recv_mem_ = memory(device_->pd, bytes, access);
+
+  channel_ = create_comp_channel(device_->context);
+  // A QP in error flushes every outstanding WR, signalled or not: room for all of them.
+  send_cq_ = create_cq(device_->context, settings_.qps * settings_.tx_depth + 1, nullptr);
+  recv_cq_ = create_cq(device_->context, settings_.qps * settings_.rx_depth() + 1, &channel_);
+
+  std::random_device rd;
+  for (size_t q = 0; q < n; ++q) {
+    ibv_qp_init_attr init{};
+    init.send_cq = send_cq_.get();
+    init.recv_cq = recv_cq_.get();
+    init.qp_type = IBV_QPT_RC;
+    init.cap.max_send_wr = static_cast<uint32_t>(settings_.tx_depth);
+    init.cap.max_recv_wr = static_cast<uint32_t>(settings_.rx_depth());
+    init.cap.max_send_sge = 1;
+    init.cap.max_recv_sge = 1;
+    Qp entry{create_qp(device_->pd, init), SendWindow(settings_.tx_depth, settings_.signal_every)};
+    entry.psn = rd() & 0xffffff;
+    QpTransition t = init_transition(port_.port, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    if (int rc = api_.modify_qp(entry.qp.get(), &t.attr, t.mask); rc != 0) {
+      throw_verbs_error("ibv_modify_qp to INIT", rc);
+    }
+    qps_.push_back(std::move(entry));
+    // Receives go up before the peer can write: one per signalled write in flight.
+    if (spec_.receive) post_receives(q, settings_.rx_depth());
+  }
+  wrs_.resize(static_cast<size_t>(settings_.post_list));
+  sges_.resize(static_cast<size_t>(settings_.post_list));
+}
+
+VerbsConnection::~VerbsConnection() {
+  abort_ = true;
+  stop_ = true;
+  if (worker_.joinable()) worker_.join();
+}
+
+void VerbsConnection::post_receives(size_t q, int count) {
+  for (int i = 0; i < count; ++i) {
+    ibv_recv_wr wr{};
+    wr.wr_id = q;
+    wr.num_sge = 0;  // write-with-immediate consumes a receive but carries no payload into it
+    ibv_recv_wr* bad = nullptr;
+    if (int rc = api_.post_recv(qps_[q].qp.get(), &wr, &bad); rc != 0) {
+      if (!worker_.joinable()) throw_verbs_error("ibv_post_recv", rc);
+      fail({"post_failed", std::string("ibv_post_recv failed: ") + std::strerror(rc)}, q);
+      return;
+    }
+  }
+}
+
+AddressBlob VerbsConnection::local_address() const {
+  FlowAddress a;
+  a.stage = spec_.stage;
+  a.flow_id = spec_.flow_id;
+  a.lid = port_.lid;
+  a.roce = port_.roce;
+  a.gid = port_.gid;
+  a.mtu = port_.active_mtu;
+  a.slot_bytes = settings_.message_size;
+  if (recv_mem_) {
+    a.addr = reinterpret_cast<uint64_t>(recv_mem_->data());
+    a.rkey = recv_mem_->mr().rkey;
+  }
+  for (const Qp& q : qps_) a.qps.push_back({q.qp->qp_num, q.psn});
+  return encode(a);
+}
+
+void VerbsConnection::connect(const AddressBlob& peer, Clock::time_point /*deadline: local*/) {
+  FlowAddress r = decode_flow_address(peer);
+  const std::string who = "flow " + std::to_string(spec_.flow_id) + ": ";
+  if (r.stage != spec_.stage || r.flow_id != spec_.flow_id) {
+    throw TransportError(who + "peer address is for stage " + std::to_string(r.stage) + " flow " +
+                         std::to_string(r.flow_id));
+  }
+  if (r.qps.size() != qps_.size()) {
+    throw TransportError(who + "peer has " + std::to_string(r.qps.size()) + " QPs, this end " +
+                         std::to_string(qps_.size()) + " (same --qps on every rank)");
+  }
+  if (r.slot_bytes != settings_.message_size) {
+    throw TransportError(who + "peer uses " + std::to_string(r.slot_bytes) +
+                         "-byte messages, this end " + std::to_string(settings_.message_size));
+  }
+  if (r.roce != port_.roce) {
+    throw TransportError(who + "link layers differ (one end InfiniBand, the other Ethernet)");
+  }
+  if (spec_.send && r.rkey == 0) throw TransportError(who + "peer has no receive buffer");
+  for (size_t q = 0; q < qps_.size(); ++q) {
+    QpTransition rtr = rtr_transition(port_, r, r.qps[q]);
+    if (int rc = api_.modify_qp(qps_[q].qp.get(), &rtr.attr, rtr.mask); rc != 0) {
+      throw TransportError(who + "ibv_modify_qp to RTR failed: " + std::strerror(rc));
+    }
+    QpTransition rts = rts_transition(qps_[q].psn);
+    if (int rc = api_.modify_qp(qps_[q].qp.get(), &rts.attr, rts.mask); rc != 0) {
+      throw TransportError(who + "ibv_modify_qp to RTS failed: " + std::strerror(rc));
+    }
+  }
+  remote_ = std::move(r);
+  connected_ = true;
+}
+
+void VerbsConnection::start() {
+  if (!connected_) throw TransportError("verbs connection started before connect()");
+  worker_ = std::thread([this] { run(); });
+}
+
+void VerbsConnection::stop() { stop_ = true; }
+
+bool VerbsConnection::wait(Clock::time_point deadline) {
+  if (!worker_.joinable()) return true;
+  std::unique_lock l(done_lock_);
+  if (!done_cv_.wait_until(l, deadline, [this] { return done_; })) return false;
+  l.unlock();
+  worker_.join();
+  return true;
+}
+
+ConnectionCounters VerbsConnection::counters() const {
+  ConnectionCounters c;
+  c.tx.bytes = tx_bytes_;
+  c.tx.messages = tx_messages_;
+  c.tx.errors = tx_errors_;
+  c.rx.bytes = rx_bytes_;
+  c.rx.messages = rx_messages_;
+  c.rx.errors = rx_errors_;
+  c.rx.mismatches = rx_mismatches_;
+  return c;
+}
+
+std::optional<TransportFailure> VerbsConnection::error() const {
+  std::lock_guard l(failure_lock_);
+  return failure_;
+}
+
+std::string VerbsConnection::memory_description() const {
+  const PayloadMemory* m = send_mem_ ? send_mem_.get() : recv_mem_.get();
+  return m != nullptr ? m->description() : "no payload memory";
+}
+
+void VerbsConnection::fail(const CompletionError& e, size_t q) {
+  std::lock_guard l(failure_lock_);
+  const bool flush = e.kind == "flushed";
+  // A flush only follows the real cause; let the cause replace it.
+  if (!failure_ || (failure_is_flush_ && !flush)) {
+    std::string where = q < qps_.size() ? "QP " + std::to_string(q + 1) + "/" + std::to_string(qps_.size()) + ": "
+                                        : std::string();
+    failure_ = TransportFailure{where + e.reason, points_at_peer(e.kind)};
+    failure_is_flush_ = flush;
+  }
+  failed_ = true;
+}
+
+void VerbsConnection::post_some(size_t q, int count, bool force_last_signal) {
+  Qp& entry = qps_[q];
+  const uint64_t local = reinterpret_cast<uint64_t>(send_mem_->data()) + q * settings_.message_size;
+  const uint64_t remote = remote_.addr + q * remote_.slot_bytes;
+  for (int j = 0; j < count; ++j) {
+    const uint64_t n = entry.window.post(force_last_signal && j == count - 1);
+    const bool signalled = entry.window.was_signalled(n);
+    ibv_sge& sge = sges_[j];
+    sge.addr = local;
+    sge.length = static_cast<uint32_t>(settings_.message_size);
+    sge.lkey = send_mem_->mr().lkey;
+    ibv_send_wr& wr = wrs_[j];
+    wr = {};
+    wr.wr_id = (uint64_t(q) << kQpShift) | n;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    // The signalled WR carries an immediate so the receiver sees the progress too.
+    wr.opcode = signalled ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+    wr.send_flags = signalled ? IBV_SEND_SIGNALED : 0;
+    wr.imm_data = htobe32(static_cast<uint32_t>(n));
+    wr.wr.rdma.remote_addr = remote;
+    wr.wr.rdma.rkey = remote_.rkey;
+    wr.next = j + 1 < count ? &wrs_[j + 1] : nullptr;
+  }
+  ibv_send_wr* bad = nullptr;
+  if (int rc = api_.post_send(entry.qp.get(), wrs_.data(), &bad); rc != 0) {
+    ++tx_errors_;
+    fail({"post_failed", std::string("ibv_post_send failed: ") + std::strerror(rc)}, q);
+  }
+}
+
+bool VerbsConnection::poll_send() {
+  ibv_wc wc[kPollBatch];
+  const int n = api_.poll_cq(send_cq_.get(), kPollBatch, wc);
+  if (n < 0) {
+    ++tx_errors_;
+    fail(describe_poll_failure(n), SIZE_MAX);
+    return false;
+  }
+  for (int i = 0; i < n; ++i) {
+    const size_t q = wc[i].wr_id >> kQpShift;
+    if (wc[i].status != IBV_WC_SUCCESS) {
+      ++tx_errors_;
+      fail(describe_completion_error(wc[i].status), q);
+      continue;
+    }
+    const uint64_t retired = qps_[q].window.complete(wc[i].wr_id & kWrMask);
+    tx_messages_ += retired;
+    tx_bytes_ += retired * settings_.message_size;
+  }
+  return n > 0;
+}
+
+bool VerbsConnection::poll_receive() {
+  ibv_wc wc[kPollBatch];
+  const int n = api_.poll_cq(recv_cq_.get(), kPollBatch, wc);
+  if (n < 0) {
+    ++rx_errors_;
+    fail(describe_poll_failure(n), SIZE_MAX);
+    return false;
+  }
+  for (int i = 0; i < n; ++i) {
+    const size_t q = wc[i].wr_id;
+    if (wc[i].status != IBV_WC_SUCCESS) {
+      ++rx_errors_;
+      fail(describe_completion_error(wc[i].status), q);
+      continue;
+    }
+    Qp& entry = qps_[q];
+    const uint32_t imm = be32toh(wc[i].imm_data);
+    const uint32_t delta = imm - entry.last_imm;  // writes since the last immediate (RC: in order)
+    entry.last_imm = imm;
+    if (delta == 0 || delta > static_cast<uint32_t>(settings_.signal_every)) {
+      ++rx_errors_;  // the sender skipped or repeated: count it, keep the flow going
+    } else {
+      rx_messages_ += delta;
+      rx_bytes_ += uint64_t(delta) * settings_.message_size;
+    }
+    if (verify_) {
+      rx_mismatches_ += recv_mem_->count_mismatches(q * settings_.message_size,
+                                                    settings_.message_size, spec_.flow_id, q);
+    }
+    post_receives(q, 1);
+  }
+  if (n > 0) last_rx_ = Clock::now();
+  return n > 0;
+}
+
+// A receive-only end sleeps on the completion channel instead of spinning a core.
+void VerbsConnection::wait_receive_event() {
+  if (api_.req_notify_cq(recv_cq_.get(), 0) != 0) return;
+  if (poll_receive()) return;  // a completion raced the arming
+  pollfd p{channel_->fd, POLLIN, 0};
+  if (::poll(&p, 1, 10) == 1) {
+    ibv_cq* cq = nullptr;
+    void* context = nullptr;
+    if (api_.get_cq_event(channel_.get(), &cq, &context) == 0) api_.ack_cq_events(cq, 1);
+  }
+}
+
+bool VerbsConnection::sends_retired() const {
+  return std::all_of(qps_.begin(), qps_.end(), [](const Qp& q) { return q.window.outstanding() == 0; });
+}
+
+void VerbsConnection::run() {
+  Clock::time_point stop_at{};
+  last_rx_ = Clock::now();
+  while (!abort_ && !failed_) {
+    const bool stopping = stop_;
+    if (stopping && stop_at == Clock::time_point{}) stop_at = Clock::now();
+    bool progress = false;
+    if (spec_.send) {
+      for (size_t q = 0; q < qps_.size() && !failed_; ++q) {
+        SendWindow& w = qps_[q].window;
+        if (!stopping) {
+          const int count = std::min(w.room(), settings_.post_list);
+          if (count > 0) post_some(q, count, false);
+        } else if (!qps_[q].tail_posted && w.outstanding() > 0 && w.room() > 0 &&
+                   !w.was_signalled(w.posted() - 1)) {
+          // Unsignalled writes at the end never complete on their own: signal one more.
+          post_some(q, 1, true);
+          qps_[q].tail_posted = true;
+        }
+      }
+      progress = poll_send();
+    }
+    if (spec_.receive && poll_receive()) progress = true;
+    if (stopping) {
+      const auto now = Clock::now();
+      const bool sent = !spec_.send || sends_retired();
+      const bool received = !spec_.receive || now - last_rx_ >= kReceiveQuiet;
+      if ((sent && received) || now - stop_at >= kDrainLimit) break;
+    }
+    if (!spec_.send && !progress) wait_receive_event();
+  }
+  std::lock_guard l(done_lock_);
+  done_ = true;
+  done_cv_.notify_all();
+}
+
+}  // namespace ibburn::burn::verbs

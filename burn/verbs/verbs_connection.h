@@ -1,0 +1,106 @@
+#pragma once
+// One end of one flow over RC QPs: `qps` QPs, each writing its own slot of the peer's
+// receive buffer with RDMA WRITE. One WR in every `signal_every` is a signalled
+// write-with-immediate whose immediate is the WR's number, so the receiver sees progress
+// (and can verify the slot) while the sender retires its window. A worker thread posts
+// chains of up to `post_list` WRs, never more than `tx_depth` outstanding per QP.
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "burn/transport.h"
+#include "burn/verbs/completion_errors.h"
+#include "burn/verbs/payload_memory.h"
+#include "burn/verbs/port_info.h"
+#include "burn/verbs/qp_address.h"
+#include "burn/verbs/send_window.h"
+#include "burn/verbs/verbs_settings.h"
+
+namespace ibburn::burn::verbs {
+
+// The opened port every connection of a transport shares; connections keep it alive so
+// they can outlive the Transport object without closing the device under their QPs.
+struct VerbsDevice {
+  Context context;
+  ProtectionDomain pd;
+  PortInfo port;
+};
+
+// Allocates payload memory for a connection (host or GPU): a Transport-wide choice.
+using MemoryFactory =
+    std::function<std::unique_ptr<PayloadMemory>(const ProtectionDomain&, size_t bytes, int access)>;
+
+class VerbsConnection final : public Connection {
+ public:
+  VerbsConnection(std::shared_ptr<const VerbsDevice> device, const VerbsSettings& settings, const ConnectionSpec& spec, bool verify,
+                  const MemoryFactory& memory);
+  ~VerbsConnection() override;
+
+  const ConnectionSpec& spec() const override { return spec_; }
+  AddressBlob local_address() const override;
+  void connect(const AddressBlob& peer, Clock::time_point deadline) override;
+  void start() override;
+  void stop() override;
+  bool wait(Clock::time_point deadline) override;
+  ConnectionCounters counters() const override;
+  std::optional<TransportFailure> error() const override;
+
+  // How the payload buffers were allocated and registered, for the run's log.
+  std::string memory_description() const;
+
+ private:
+  struct Qp {
+    QueuePair qp;
+    SendWindow window;
+    uint32_t psn = 0;
+    uint32_t last_imm = UINT32_MAX;  // receiver: immediate of the last write seen
+    bool tail_posted = false;
+  };
+
+  void run();
+  void post_some(size_t q, int count, bool force_last_signal);
+  bool poll_send();
+  bool poll_receive();
+  void wait_receive_event();
+  void post_receives(size_t q, int count);
+  void fail(const CompletionError& e, size_t q);
+  bool sends_retired() const;
+
+  std::shared_ptr<const VerbsDevice> device_;
+  const VerbsApi& api_;
+  const PortInfo& port_;
+  VerbsSettings settings_;
+  ConnectionSpec spec_;
+  bool verify_;
+  std::unique_ptr<PayloadMemory> send_mem_;
+  std::unique_ptr<PayloadMemory> recv_mem_;
+  CompChannel channel_;
+  CompletionQueue send_cq_;
+  CompletionQueue recv_cq_;
+  std::vector<Qp> qps_;
+  FlowAddress remote_;
+  std::vector<ibv_send_wr> wrs_;  // scratch for one post list
+  std::vector<ibv_sge> sges_;
+  bool connected_ = false;
+
+  std::thread worker_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> abort_{false};
+  std::mutex done_lock_;
+  std::condition_variable done_cv_;
+  bool done_ = false;
+
+  std::atomic<uint64_t> tx_bytes_{0}, tx_messages_{0}, tx_errors_{0};
+  std::atomic<uint64_t> rx_bytes_{0}, rx_messages_{0}, rx_errors_{0}, rx_mismatches_{0};
+  mutable std::mutex failure_lock_;
+  std::optional<TransportFailure> failure_;
+  bool failure_is_flush_ = false;
+  std::atomic<bool> failed_{false};
+  Clock::time_point last_rx_{};  // worker only: when an immediate last arrived
+};
+
+}  // namespace ibburn::burn::verbs

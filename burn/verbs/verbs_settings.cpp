@@ -1,0 +1,51 @@
+#include "burn/verbs/verbs_settings.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.h"
+
+namespace ibburn::burn::verbs {
+namespace {
+
+long long knob(const TransportOptions& o, const std::string& key, long long fallback, long long lo,
+               long long hi) {
+  const auto it = o.extra.find(key);
+  if (it == o.extra.end()) return fallback;
+  long long v = 0;
+  size_t used = 0;
+  try {
+    v = std::stoll(it->second, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != it->second.size() || v < lo || v > hi) {
+    throw InputError("--transport-opt", 0,
+                     key + "=" + it->second + ": expected an integer from " + std::to_string(lo) +
+                         " to " + std::to_string(hi));
+  }
+  return v;
+}
+
+}  // namespace
+
+VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
+  VerbsSettings s;
+  s.qps = static_cast<int>(knob(o, "qps", streams >= 1 ? streams : s.qps, 1, 256));
+  if (o.message_size != 0) {
+    // RDMA WRITE carries up to 2^31 bytes; below 64 bytes it measures the CPU, not the link.
+    if (o.message_size < 64 || o.message_size > (1ull << 31)) {
+      throw InputError("--msg-size", 0,
+                       std::to_string(o.message_size) + " bytes: expected 64 B to 2 GiB");
+    }
+    s.message_size = o.message_size;
+  }
+  s.tx_depth = static_cast<int>(knob(o, "tx_depth", s.tx_depth, 1, 8192));
+  s.signal_every = static_cast<int>(knob(o, "signal_every", std::min(s.signal_every, s.tx_depth), 1, s.tx_depth));
+  s.post_list = static_cast<int>(knob(o, "post_list", s.post_list, 1, s.tx_depth));
+  s.gid_index = static_cast<int>(knob(o, "gid_index", s.gid_index, 0, 255));
+  s.relaxed_ordering = knob(o, "relaxed_ordering", 1, 0, 1) == 1;
+  return s;
+}
+
+}  // namespace ibburn::burn::verbs

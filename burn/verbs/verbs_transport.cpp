@@ -1,0 +1,92 @@
+// The verbs Transport: binds a rank to one HCA port, then creates one VerbsConnection per
+// flow end, all sharing the port's context and protection domain.
+#include <iostream>
+
+#include "burn/verbs/verbs_connection.h"
+#include "burn/verbs/verbs_transport_factory.h"
+#include "common/error.h"
+
+namespace ibburn::burn::verbs {
+namespace {
+
+class VerbsTransport final : public Transport {
+ public:
+  VerbsTransport(const VerbsApi& api, const TransportOptions& o) : options_(o) {
+    settings_ = parse_verbs_settings(o, 0);  // validates the knobs before any flow
+    std::string device_name;
+    uint8_t port = 1;
+    if (!o.bind.empty()) {
+      std::tie(device_name, port) = parse_bind(o.bind);
+    } else {
+      const auto ports = active_ports(api);
+      if (ports.empty()) throw EnvironmentError("no active RDMA port on this host");
+      // Local rank i takes the i-th active port, wrapping when there are more ranks.
+      const PortRef& p = ports[static_cast<size_t>(o.local_rank) % ports.size()];
+      device_name = p.device;
+      port = p.port;
+    }
+    DeviceList list(api);
+    auto device = std::make_shared<VerbsDevice>();
+    device->context = open_context(api, list.find(device_name));
+    device->pd = alloc_pd(device->context);
+    device->port = query_port_info(device->context, port, settings_.gid_index);
+    device_ = std::move(device);
+
+    const int gpu = o.gpu;
+    if (gpu >= 0) {
+      memory_ = [gpu](const ProtectionDomain& pd, size_t bytes, int access) {
+        return make_gpu_memory(pd, bytes, gpu, access);
+      };
+    } else {
+      const int node = rdma_device_numa_node(device_name);
+      memory_ = [node](const ProtectionDomain& pd, size_t bytes, int access) {
+        return make_host_memory(pd, bytes, node, access);
+      };
+    }
+  }
+
+  std::string name() const override { return "verbs"; }
+
+  EndpointInfo local_endpoint() const override {
+    const PortInfo& p = device_->port;
+    EndpointInfo e;
+    e.endpoint = p.device + ":" + std::to_string(p.port);
+    e.port_guid = p.port_guid;
+    e.lid = p.lid;
+    e.link_layer = p.roce ? "Ethernet" : "InfiniBand";
+    e.rate_gbps = p.rate_gbps;
+    e.gpu = options_.gpu;
+    return e;
+  }
+
+  std::unique_ptr<Connection> create(const ConnectionSpec& spec) override {
+    auto c = std::make_unique<VerbsConnection>(device_, parse_verbs_settings(options_, spec.streams),
+                                               spec, options_.verify, memory_);
+    // Which GPUDirect path a rank got (dma-buf or peer memory) differs between hosts: say it once.
+    if (options_.gpu >= 0 && !announced_) {
+      std::cerr << "ibburn: verbs " << local_endpoint().endpoint << ": " << c->memory_description()
+                << "\n";
+      announced_ = true;
+    }
+    return c;
+  }
+
+ private:
+  TransportOptions options_;
+  VerbsSettings settings_;
+  std::shared_ptr<const VerbsDevice> device_;
+  MemoryFactory memory_;
+  bool announced_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_verbs_transport(const VerbsApi& api, const TransportOptions& o) {
+  return std::make_unique<VerbsTransport>(api, o);
+}
+
+std::unique_ptr<Transport> make_verbs_transport(const TransportOptions& o) {
+  return make_verbs_transport(system_verbs(), o);
+}
+
+}  // namespace ibburn::burn::verbs

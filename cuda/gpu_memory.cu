@@ -1,0 +1,143 @@
+// GPU payload memory and pattern kernels (nvcc build).
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "burn/transport.h"
+#include "common/error.h"
+#include "cuda/gpu_memory.h"
+
+namespace ibburn::cuda {
+namespace {
+
+constexpr size_t kGranularity = 2u << 20;
+
+void check(cudaError_t rc, const std::string& what) {
+  if (rc != cudaSuccess) {
+    throw EnvironmentError(what + " failed: " + cudaGetErrorString(rc));
+  }
+}
+
+__global__ void fill_kernel(uint64_t* words, size_t n, uint32_t flow, uint64_t seq) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x) {
+    words[i] = burn::pattern_word(flow, seq, i);
+  }
+}
+
+__global__ void mismatch_kernel(const uint64_t* words, size_t n, uint32_t flow, uint64_t seq,
+                                unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x) {
+    local += words[i] != burn::pattern_word(flow, seq, i) ? 1 : 0;
+  }
+  if (local != 0) atomicAdd(bad, local);
+}
+
+constexpr int kThreads = 256;
+int blocks_for(size_t n) {
+  const size_t b = (n + kThreads - 1) / kThreads;
+  return static_cast<int>(b < 1024 ? (b == 0 ? 1 : b) : 1024);
+}
+
+// Selects the buffer's GPU for the calls that follow (runtime calls act on the current one).
+void use(int gpu) { check(cudaSetDevice(gpu), "cudaSetDevice(" + std::to_string(gpu) + ")"); }
+
+}  // namespace
+
+bool built_with_cuda() { return true; }
+
+int device_count() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
+DeviceBuffer::DeviceBuffer(int gpu, size_t bytes) : gpu_(gpu), size_(bytes) {
+  const int n = device_count();
+  if (gpu < 0 || gpu >= n) {
+    throw EnvironmentError("GPU " + std::to_string(gpu) + " requested but " + std::to_string(n) +
+                           " GPU(s) are visible");
+  }
+  use(gpu);
+  allocated_ = (bytes + kGranularity - 1) / kGranularity * kGranularity;
+  check(cudaMalloc(&data_, allocated_), "cudaMalloc of " + std::to_string(allocated_) + " bytes");
+  check(cudaMemset(data_, 0, allocated_), "cudaMemset");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (data_ != nullptr) {
+    cudaSetDevice(gpu_);
+    cudaFree(data_);
+  }
+}
+
+void DeviceBuffer::fill_pattern(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) {
+  use(gpu_);
+  const size_t n = bytes / 8;
+  fill_kernel<<<blocks_for(n), kThreads>>>(static_cast<uint64_t*>(data_) + offset / 8, n, flow, seq);
+  check(cudaGetLastError(), "pattern fill kernel launch");
+  check(cudaDeviceSynchronize(), "pattern fill kernel");
+}
+
+uint64_t DeviceBuffer::count_mismatches(size_t offset, size_t bytes, uint32_t flow,
+                                        uint64_t seq) const {
+  use(gpu_);
+  unsigned long long* bad = nullptr;
+  check(cudaMalloc(&bad, sizeof *bad), "cudaMalloc");
+  check(cudaMemset(bad, 0, sizeof *bad), "cudaMemset");
+  const size_t n = bytes / 8;
+  mismatch_kernel<<<blocks_for(n), kThreads>>>(static_cast<const uint64_t*>(data_) + offset / 8, n,
+                                               flow, seq, bad);
+  unsigned long long result = 0;
+  cudaError_t rc = cudaGetLastError();
+  if (rc == cudaSuccess) rc = cudaMemcpy(&result, bad, sizeof result, cudaMemcpyDeviceToHost);
+  cudaFree(bad);
+  check(rc, "pattern verify kernel");
+  return result;
+}
+
+void DeviceBuffer::copy_to_host(void* dst, size_t offset, size_t bytes) const {
+  use(gpu_);
+  check(cudaMemcpy(dst, static_cast<const char*>(data_) + offset, bytes, cudaMemcpyDeviceToHost),
+        "cudaMemcpy to host");
+}
+
+void DeviceBuffer::copy_from_host(size_t offset, const void* src, size_t bytes) {
+  use(gpu_);
+  check(cudaMemcpy(static_cast<char*>(data_) + offset, src, bytes, cudaMemcpyHostToDevice),
+        "cudaMemcpy to device");
+}
+
+int DeviceBuffer::export_dmabuf() const {
+  using GetHandle = CUresult (*)(void*, CUdeviceptr, size_t, CUmemRangeHandleType, unsigned long long);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+  // cuMemGetHandleForAddressRange appeared in CUDA 11.7: ask for that ABI.
+  check(cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &fn, 11070,
+                                         cudaEnableDefault, &found),
+        "cudaGetDriverEntryPointByVersion(cuMemGetHandleForAddressRange)");
+#else
+  check(cudaGetDriverEntryPoint("cuMemGetHandleForAddressRange", &fn, cudaEnableDefault, &found),
+        "cudaGetDriverEntryPoint(cuMemGetHandleForAddressRange)");
+#endif
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
+    throw EnvironmentError("the CUDA driver has no cuMemGetHandleForAddressRange (driver older "
+                           "than CUDA 11.7): no dma-buf export");
+  }
+  use(gpu_);
+  int fd = -1;
+  const CUresult rc = reinterpret_cast<GetHandle>(fn)(
+      &fd, reinterpret_cast<CUdeviceptr>(data_), allocated_, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+  if (rc != CUDA_SUCCESS || fd < 0) {
+    throw EnvironmentError("cuMemGetHandleForAddressRange(DMA_BUF_FD) failed with CUresult " +
+                           std::to_string(static_cast<int>(rc)) +
+                           " (kernel or driver without dma-buf support)");
+  }
+  return fd;
+}
+
+}  // namespace ibburn::cuda

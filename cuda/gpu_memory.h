@@ -1,0 +1,48 @@
+#pragma once
+// GPU device memory for payloads, and the pattern kernels that fill and verify it. Plain C++
+// (no CUDA types) so the same header serves the nvcc build and the CPU-only build, in which
+// every GPU call throws EnvironmentError("... built without CUDA ...").
+#include <cstddef>
+#include <cstdint>
+
+namespace ibburn::cuda {
+
+// Whether this binary was built with CUDA.
+bool built_with_cuda();
+// GPUs visible to this process; 0 without CUDA, without a driver or without a GPU.
+int device_count();
+
+class DeviceBuffer {
+ public:
+  // Allocates `bytes` (rounded up to 2 MiB, the granularity dma-buf export wants) on `gpu`.
+  // Throws EnvironmentError when there is no such GPU or no CUDA.
+  DeviceBuffer(int gpu, size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* data() const { return data_; }
+  size_t size() const { return size_; }          // as requested
+  size_t allocated() const { return allocated_; }  // rounded
+  int gpu() const { return gpu_; }
+
+  // Words [offset, offset+bytes) := burn::pattern_word(flow, seq, i), i from 0 (a kernel).
+  void fill_pattern(size_t offset, size_t bytes, uint32_t flow, uint64_t seq);
+  // Words of [offset, offset+bytes) differing from the pattern (a kernel and a reduction).
+  uint64_t count_mismatches(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) const;
+  void copy_to_host(void* dst, size_t offset, size_t bytes) const;
+  void copy_from_host(size_t offset, const void* src, size_t bytes);
+
+  // A dma-buf file descriptor for the whole allocation (cuMemGetHandleForAddressRange,
+  // found through cudaGetDriverEntryPoint so no libcuda link is needed). The caller closes
+  // it. Throws EnvironmentError when the driver cannot export (too old, or no dma-buf).
+  int export_dmabuf() const;
+
+ private:
+  int gpu_;
+  size_t size_;
+  size_t allocated_ = 0;
+  void* data_ = nullptr;
+};
+
+}  // namespace ibburn::cuda

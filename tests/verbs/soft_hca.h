@@ -1,0 +1,70 @@
+#pragma once
+// A software HCA behind the VerbsApi table: several single-port "hosts" in one process,
+// RC QPs with the RESET->INIT->RTR->RTS state machine, CQs of a fixed depth, memory regions
+// with bounds and access checks, RDMA WRITE (with immediate) by memcpy, completions, and
+// injected failures. Work requests execute synchronously inside post_send, so tests are
+// deterministic; a write-with-immediate that finds no posted receive waits (RNR retry
+// forever, as rnr_retry = 7 asks) until the peer posts one, or fails with
+// IBV_WC_RNR_RETRY_EXC_ERR when rnr_retry < 7.
+//
+// One SoftHca may exist at a time per process (the verbs table is plain C function
+// pointers, so it reaches its state through a process-wide pointer). Thread-safe: one lock.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "burn/verbs/verbs_api.h"
+
+namespace ibburn::testing {
+
+struct SoftPort {
+  uint16_t lid = 1;
+  bool roce = false;               // Ethernet link layer: addressed by GID, LID 0
+  ibv_mtu active_mtu = IBV_MTU_4096;
+  uint8_t active_width = 2;        // PortInfo flags: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
+  uint8_t active_speed = 128;      // ibv_port_attr encoding: 128 = NDR
+  uint64_t gid_interface_id = 0;   // low half of GID 0 (default: derived from the LID)
+};
+
+struct SoftQpStats {
+  uint32_t qp_num = 0;
+  ibv_qp_state state = IBV_QPS_RESET;
+  int max_send_wr = 0;
+  int max_outstanding = 0;   // most send WRs ever in flight (posted, not yet retired)
+  uint64_t posted = 0;       // send WRs accepted
+  uint64_t signalled = 0;    // of which signalled
+  uint64_t post_calls = 0;   // ibv_post_send calls (post lists make this < posted)
+  ibv_mtu path_mtu = IBV_MTU_256;
+  bool global = false;       // RTR used a GRH (RoCE / GID addressing)
+  uint16_t dlid = 0;
+};
+
+class SoftHca {
+ public:
+  SoftHca();
+  ~SoftHca();
+  SoftHca(const SoftHca&) = delete;
+  SoftHca& operator=(const SoftHca&) = delete;
+
+  const burn::verbs::VerbsApi& api() const;
+  void add_device(const std::string& name, const SoftPort& port);
+
+  // Injected failures.
+  void set_host_dead(const std::string& device, bool dead);  // writes to/from it: retry exceeded
+  void set_receives_frozen(const std::string& device, bool frozen);  // hung process: drops post_recv
+  void revoke_remote_access(const std::string& device);      // its MRs refuse remote writes
+  void set_cq_capacity(const std::string& device, int capacity);  // CQs created later hold this many
+  void set_dmabuf_supported(bool supported);
+  void set_corrupting(const std::string& device, bool corrupt);  // flips a bit in each write into it
+
+  std::vector<SoftQpStats> qp_stats(const std::string& device) const;
+  int live_objects() const;  // PDs, MRs, CQs, QPs, channels and contexts not yet destroyed
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ibburn::testing

@@ -1,0 +1,180 @@
+// The software HCA itself, driven through the verbs table and the RAII wrappers: the
+// transport tests are only as good as its model of QPs, CQs and memory regions.
+#include "tests/verbs/soft_hca.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "burn/verbs/qp_address.h"
+#include "burn/verbs/verbs_objects.h"
+#include "common/error.h"
+
+namespace ibburn::testing {
+namespace {
+
+using namespace burn::verbs;
+
+struct Host {
+  Context ctx;
+  ProtectionDomain pd;
+  CompletionQueue cq;
+  QueuePair qp;
+  std::vector<char> buf = std::vector<char>(4096);
+  MemoryRegion mr;
+  PortInfo port;
+};
+
+class SoftHcaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    hca.add_device("soft0", SoftPort{.lid = 1});
+    hca.add_device("soft1", SoftPort{.lid = 2});
+    DeviceList list(hca.api());
+    a = make(list, "soft0");
+    b = make(list, "soft1");
+  }
+  Host make(DeviceList& list, const char* name) {
+    Host h;
+    h.ctx = open_context(hca.api(), list.find(name));
+    h.pd = alloc_pd(h.ctx);
+    h.cq = create_cq(h.ctx, 4, nullptr);
+    ibv_qp_init_attr init{};
+    init.send_cq = init.recv_cq = h.cq.get();
+    init.qp_type = IBV_QPT_RC;
+    init.cap.max_send_wr = 2;
+    init.cap.max_recv_wr = 2;
+    h.qp = create_qp(h.pd, init);
+    h.mr = reg_mr(h.pd, h.buf.data(), h.buf.size(), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    h.port = query_port_info(h.ctx, 1, 0);
+    return h;
+  }
+  int modify(Host& h, const QpTransition& t) {
+    QpTransition copy = t;
+    return hca.api().modify_qp(h.qp.get(), &copy.attr, copy.mask);
+  }
+  FlowAddress address_of(Host& h) {
+    FlowAddress f;
+    f.lid = h.port.lid;
+    f.gid = h.port.gid;
+    f.mtu = h.port.active_mtu;
+    f.qps = {{h.qp->qp_num, 0}};
+    return f;
+  }
+  void connect(Host& from, Host& to) {
+    ASSERT_EQ(modify(from, init_transition(1, IBV_ACCESS_REMOTE_WRITE)), 0);
+    const FlowAddress peer = address_of(to);
+    ASSERT_EQ(modify(from, rtr_transition(from.port, peer, peer.qps[0])), 0);
+    ASSERT_EQ(modify(from, rts_transition(0)), 0);
+  }
+  int write(Host& from, Host& to, size_t offset, size_t len, uint32_t rkey, bool signalled = true) {
+    ibv_sge sge{reinterpret_cast<uint64_t>(from.buf.data()), static_cast<uint32_t>(len), from.mr->lkey};
+    ibv_send_wr wr{};
+    wr.wr_id = 42;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_RDMA_WRITE;
+    wr.send_flags = signalled ? IBV_SEND_SIGNALED : 0;
+    wr.wr.rdma.remote_addr = reinterpret_cast<uint64_t>(to.buf.data()) + offset;
+    wr.wr.rdma.rkey = rkey;
+    ibv_send_wr* bad = nullptr;
+    return hca.api().post_send(from.qp.get(), &wr, &bad);
+  }
+  ibv_wc poll_one(Host& h) {
+    ibv_wc wc{};
+    EXPECT_EQ(hca.api().poll_cq(h.cq.get(), 1, &wc), 1);
+    return wc;
+  }
+
+  SoftHca hca;
+  Host a, b;
+};
+
+TEST_F(SoftHcaTest, QpStateMachineRejectsSkippedStates) {
+  const FlowAddress peer = address_of(b);
+  EXPECT_NE(modify(a, rtr_transition(a.port, peer, peer.qps[0])), 0);  // RESET -> RTR
+  EXPECT_NE(modify(a, rts_transition(0)), 0);                           // RESET -> RTS
+  EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey), EINVAL);                     // post before RTS
+  EXPECT_EQ(modify(a, init_transition(1, IBV_ACCESS_REMOTE_WRITE)), 0);
+  EXPECT_NE(modify(a, rts_transition(0)), 0);                           // INIT -> RTS
+  EXPECT_EQ(modify(a, rtr_transition(a.port, peer, peer.qps[0])), 0);
+  EXPECT_EQ(modify(a, rts_transition(0)), 0);
+}
+
+TEST_F(SoftHcaTest, WriteCopiesIntoThePeerAndCompletes) {
+  connect(a, b);
+  connect(b, a);
+  std::memcpy(a.buf.data(), "payload!", 8);
+  ASSERT_EQ(write(a, b, 100, 8, b.mr->rkey), 0);
+  EXPECT_EQ(std::memcmp(b.buf.data() + 100, "payload!", 8), 0);
+  const ibv_wc wc = poll_one(a);
+  EXPECT_EQ(wc.status, IBV_WC_SUCCESS);
+  EXPECT_EQ(wc.wr_id, 42u);
+}
+
+TEST_F(SoftHcaTest, RemoteBoundsAndKeysAreChecked) {
+  connect(a, b);
+  connect(b, a);
+  ASSERT_EQ(write(a, b, 4090, 8, b.mr->rkey), 0);  // runs past the end of b's region
+  EXPECT_EQ(poll_one(a).status, IBV_WC_REM_ACCESS_ERR);
+  // The QP is now in error: what follows is flushed.
+  ASSERT_EQ(write(a, b, 0, 8, b.mr->rkey), 0);
+  EXPECT_EQ(poll_one(a).status, IBV_WC_WR_FLUSH_ERR);
+}
+
+TEST_F(SoftHcaTest, WrongRkeyAndDeadPeer) {
+  connect(a, b);
+  connect(b, a);
+  ASSERT_EQ(write(a, b, 0, 8, b.mr->rkey + 77), 0);
+  EXPECT_EQ(poll_one(a).status, IBV_WC_REM_ACCESS_ERR);
+  hca.set_host_dead("soft0", true);
+  ASSERT_EQ(write(b, a, 0, 8, a.mr->rkey), 0);
+  EXPECT_EQ(poll_one(b).status, IBV_WC_RETRY_EXC_ERR);
+}
+
+TEST_F(SoftHcaTest, SendQueueDepthIsEnforced) {
+  connect(a, b);
+  connect(b, a);
+  EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey, false), 0);
+  EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey, false), 0);
+  EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey, false), ENOMEM);  // max_send_wr = 2, none retired
+  EXPECT_EQ(hca.qp_stats("soft0")[0].max_outstanding, 2);
+}
+
+TEST_F(SoftHcaTest, CqOverrunMakesPollFail) {
+  hca.set_cq_capacity("soft0", 1);
+  DeviceList list(hca.api());
+  Host c = make(list, "soft0");  // its CQ holds one completion
+  connect(c, b);
+  connect(b, c);
+  ASSERT_EQ(write(c, b, 0, 8, b.mr->rkey), 0);
+  ASSERT_EQ(write(c, b, 0, 8, b.mr->rkey), 0);  // second completion has nowhere to go
+  ibv_wc wc[2];
+  EXPECT_LT(hca.api().poll_cq(c.cq.get(), 2, wc), 0);
+}
+
+TEST_F(SoftHcaTest, ObjectsAreReleasedByTheirOwners) {
+  EXPECT_GT(hca.live_objects(), 0);
+  for (Host* h : {&a, &b}) {  // dependents first, as the wrappers' owners must do
+    h->mr.reset();
+    h->qp.reset();
+    h->cq.reset();
+    h->pd.reset();
+    h->ctx.reset();
+  }
+  EXPECT_EQ(hca.live_objects(), 0);
+}
+
+TEST_F(SoftHcaTest, UnknownDeviceNamesThoseThatExist) {
+  DeviceList list(hca.api());
+  try {
+    list.find("mlx5_9");
+    FAIL();
+  } catch (const EnvironmentError& e) {
+    EXPECT_NE(std::string(e.what()).find("soft0, soft1"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ibburn::testing

@@ -1,0 +1,308 @@
+// The verbs transport between two software-HCA hosts: the shared transport suite, then what
+// only verbs has (signalling cadence, credits, post lists, MTU, addressing, error mapping).
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "burn/verbs/verbs_transport_factory.h"
+#include "common/error.h"
+#include "tests/verbs/soft_hca.h"
+#include "tests/verbs/transport_suite.h"
+
+namespace ibburn::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using burn::Clock;
+using burn::ConnectionSpec;
+using burn::TransportOptions;
+
+class SoftVerbsPair : public TransportPair {
+ public:
+  SoftVerbsPair(const TransportOptions& o, SoftPort pa = SoftPort{.lid = 1},
+                SoftPort pb = SoftPort{.lid = 2}) {
+    hca.add_device("soft0", pa);
+    hca.add_device("soft1", pb);
+    TransportOptions oa = o, ob = o;
+    oa.bind = "soft0:1";
+    ob.bind = "soft1:1";
+    ta = burn::verbs::make_verbs_transport(hca.api(), oa);
+    tb = burn::verbs::make_verbs_transport(hca.api(), ob);
+  }
+  burn::Transport& a() override { return *ta; }
+  burn::Transport& b() override { return *tb; }
+
+  SoftHca hca;
+  std::unique_ptr<burn::Transport> ta, tb;
+};
+
+INSTANTIATE_TEST_SUITE_P(Verbs, TransportSuite,
+                         ::testing::Values(TransportBackend{
+                             "verbs_soft_hca", [](const TransportOptions& o) {
+                               return std::make_unique<SoftVerbsPair>(o);
+                             }}));
+
+ConnectionSpec spec(bool send, bool receive, int streams = 2, uint32_t flow = 3) {
+  ConnectionSpec s;
+  s.stage = 2;
+  s.flow_id = flow;
+  s.send = send;
+  s.receive = receive;
+  s.streams = streams;
+  return s;
+}
+
+template <class Pred>
+bool eventually(Pred pred) {
+  const auto deadline = Clock::now() + 30s;
+  while (Clock::now() < deadline && !pred()) std::this_thread::sleep_for(2ms);
+  return pred();
+}
+
+struct Flow {
+  std::unique_ptr<burn::Connection> a, b;
+  void connect() {
+    const auto d = Clock::now() + 5s;
+    a->connect(b->local_address(), d);
+    b->connect(a->local_address(), d);
+  }
+  void start() {
+    b->start();
+    a->start();
+  }
+  void stop() {
+    a->stop();
+    ASSERT_TRUE(a->wait(Clock::now() + 20s));
+    b->stop();
+    ASSERT_TRUE(b->wait(Clock::now() + 20s));
+  }
+};
+
+Flow one_way(SoftVerbsPair& p, int streams = 2) {
+  Flow f{p.ta->create(spec(true, false, streams)), p.tb->create(spec(false, true, streams))};
+  f.connect();
+  return f;
+}
+
+TransportOptions tuned(int depth, int signal_every, int post_list) {
+  TransportOptions o;
+  o.message_size = 4096;
+  o.verify = true;
+  o.extra = {{"tx_depth", std::to_string(depth)},
+             {"signal_every", std::to_string(signal_every)},
+             {"post_list", std::to_string(post_list)}};
+  return o;
+}
+
+TEST(VerbsTransport, SignalsOnePerKNeverExceedsDepthAndChainsPosts) {
+  SoftVerbsPair p(tuned(16, 4, 4));
+  Flow f = one_way(p, 3);
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->counters().rx.messages >= 2000; }));
+  f.stop();
+  const auto stats = p.hca.qp_stats("soft0");
+  ASSERT_EQ(stats.size(), 3u);
+  uint64_t posted = 0;
+  for (const SoftQpStats& q : stats) {
+    EXPECT_LE(q.max_outstanding, 16) << "credits exceeded on QP " << q.qp_num;
+    EXPECT_GT(q.max_outstanding, 0);
+    // One signalled WR per 4, plus at most one forced at the end to retire the tail.
+    EXPECT_EQ(q.signalled, q.posted / 4 + (q.posted % 4 != 0 ? 1 : 0)) << q.posted;
+    EXPECT_LT(q.post_calls, q.posted);  // post lists: several WRs per ibv_post_send
+    posted += q.posted;
+  }
+  EXPECT_EQ(f.a->counters().tx.messages, posted);  // every posted WR retired and counted
+  EXPECT_EQ(f.a->counters().tx.bytes, posted * 4096);
+  EXPECT_EQ(f.b->counters().rx.bytes, posted * 4096);
+  EXPECT_EQ(f.b->counters().rx.mismatches, 0u);
+}
+
+TEST(VerbsTransport, PathMtuIsTheSmallerActiveMtuAndIbUsesLids) {
+  SoftVerbsPair p(TransportOptions{}, SoftPort{.lid = 5, .active_mtu = IBV_MTU_4096},
+                  SoftPort{.lid = 9, .active_mtu = IBV_MTU_2048});
+  Flow f = one_way(p);
+  for (const SoftQpStats& q : p.hca.qp_stats("soft0")) {
+    EXPECT_EQ(q.path_mtu, IBV_MTU_2048);
+    EXPECT_FALSE(q.global);
+    EXPECT_EQ(q.dlid, 9);
+    EXPECT_EQ(q.state, IBV_QPS_RTS);
+  }
+  for (const SoftQpStats& q : p.hca.qp_stats("soft1")) {
+    EXPECT_EQ(q.path_mtu, IBV_MTU_2048);
+    EXPECT_EQ(q.dlid, 5);
+  }
+}
+
+TEST(VerbsTransport, RoceAddressesByGid) {
+  SoftVerbsPair p(tuned(8, 4, 2), SoftPort{.lid = 1, .roce = true, .active_mtu = IBV_MTU_1024},
+                  SoftPort{.lid = 2, .roce = true, .active_mtu = IBV_MTU_4096});
+  EXPECT_EQ(p.ta->local_endpoint().link_layer, "Ethernet");
+  EXPECT_EQ(p.ta->local_endpoint().lid, 0);
+  Flow f = one_way(p);
+  for (const SoftQpStats& q : p.hca.qp_stats("soft0")) {
+    EXPECT_TRUE(q.global);
+    EXPECT_EQ(q.path_mtu, IBV_MTU_1024);
+  }
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->counters().rx.bytes > 0; }));  // GIDs route
+  f.stop();
+  EXPECT_FALSE(f.a->error().has_value());
+}
+
+TEST(VerbsTransport, MixedLinkLayersAreRefusedAtConnect) {
+  SoftVerbsPair p(TransportOptions{}, SoftPort{.lid = 1}, SoftPort{.lid = 2, .roce = true});
+  auto a = p.ta->create(spec(true, false));
+  auto b = p.tb->create(spec(false, true));
+  EXPECT_THROW(a->connect(b->local_address(), Clock::now() + 1s), burn::TransportError);
+}
+
+TEST(VerbsTransport, AddressOfAnotherFlowOrShapeIsRefused) {
+  SoftVerbsPair p(TransportOptions{});
+  auto a = p.ta->create(spec(true, false, 2, 3));
+  auto other_flow = p.tb->create(spec(false, true, 2, 4));
+  auto other_qps = p.tb->create(spec(false, true, 3, 3));
+  EXPECT_THROW(a->connect(other_flow->local_address(), Clock::now() + 1s), burn::TransportError);
+  try {
+    a->connect(other_qps->local_address(), Clock::now() + 1s);
+    FAIL();
+  } catch (const burn::TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("3 QPs"), std::string::npos) << e.what();
+  }
+}
+
+// Each injected failure surfaces as the first error of the flow, in words, with the QP.
+struct InjectedFailure {
+  const char* name;
+  std::function<void(SoftHca&)> before_create;  // before the connections exist
+  std::function<void(SoftHca&)> while_running;
+  const char* reason_has;
+  bool peer_side;
+  bool names_qp = true;  // completion errors name the QP; a CQ failure is the whole flow's
+};
+
+class VerbsFailure : public ::testing::TestWithParam<InjectedFailure> {};
+
+TEST_P(VerbsFailure, IsMappedToAClearReason) {
+  const InjectedFailure& inj = GetParam();
+  SoftVerbsPair p(tuned(16, 4, 4));
+  if (inj.before_create) inj.before_create(p.hca);
+  Flow f = one_way(p);
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.a->counters().tx.bytes > 0 || f.a->error(); }));
+  if (inj.while_running) inj.while_running(p.hca);
+  ASSERT_TRUE(eventually([&] { return f.a->error().has_value(); }));
+  const burn::TransportFailure e = *f.a->error();
+  EXPECT_NE(e.reason.find(inj.reason_has), std::string::npos) << e.reason;
+  EXPECT_EQ(e.reason.find("QP ") != std::string::npos, inj.names_qp) << e.reason;
+  EXPECT_EQ(e.peer_side, inj.peer_side) << e.reason;
+  EXPECT_GT(f.a->counters().tx.errors, 0u);
+  f.a->stop();
+  f.b->stop();
+  EXPECT_TRUE(f.a->wait(Clock::now() + 20s));
+  EXPECT_TRUE(f.b->wait(Clock::now() + 20s));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Injected, VerbsFailure,
+    ::testing::Values(
+        InjectedFailure{"peer_host_dies", nullptr,
+                        [](SoftHca& h) { h.set_host_dead("soft1", true); },
+                        "IBV_WC_RETRY_EXC_ERR", true},
+        InjectedFailure{"peer_revokes_its_buffer", nullptr,
+                        [](SoftHca& h) { h.revoke_remote_access("soft1"); },
+                        "IBV_WC_REM_ACCESS_ERR", true},
+        InjectedFailure{"local_link_down", nullptr,
+                        [](SoftHca& h) { h.set_host_dead("soft0", true); }, "unreachable", true},
+        InjectedFailure{"cq_overrun", [](SoftHca& h) { h.set_cq_capacity("soft0", 1); }, nullptr,
+                        "overrun", false, false}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(VerbsTransport, HungPeerThrottlesTheSenderWithoutError) {
+  TransportOptions o = tuned(8, 4, 2);
+  SoftVerbsPair p(o);
+  p.hca.set_receives_frozen("soft1", true);  // a hung receiver: no receive ever posted
+  Flow f = one_way(p, 1);
+  // rnr_retry = 7 retries forever: the sender fills its window and waits, without error.
+  f.start();
+  ASSERT_TRUE(eventually([&] { return p.hca.qp_stats("soft0")[0].max_outstanding == 8; }));
+  EXPECT_EQ(f.a->counters().tx.bytes, 0u);
+  EXPECT_FALSE(f.a->error().has_value());
+  // Teardown stays bounded even though the writes never complete.
+  f.a->stop();
+  f.b->stop();
+  EXPECT_TRUE(f.a->wait(Clock::now() + 20s));
+  EXPECT_TRUE(f.b->wait(Clock::now() + 20s));
+}
+
+TEST(VerbsTransport, CorruptedWritesAreCountedAsMismatches) {
+  SoftVerbsPair p(tuned(16, 4, 4));
+  p.hca.set_corrupting("soft1", true);
+  Flow f = one_way(p);
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->counters().rx.mismatches > 0; }));
+  f.stop();
+  EXPECT_GT(f.b->counters().rx.mismatches, 0u);
+  EXPECT_FALSE(f.b->error().has_value());  // corruption is counted, not fatal
+}
+
+TEST(VerbsTransport, EndpointDescribesTheBoundPort) {
+  SoftVerbsPair p(TransportOptions{}, SoftPort{.lid = 0x11, .gid_interface_id = 0xe41d2d0300a1b2c3});
+  const burn::EndpointInfo e = p.ta->local_endpoint();
+  EXPECT_EQ(e.endpoint, "soft0:1");
+  EXPECT_EQ(e.lid, 0x11);
+  EXPECT_EQ(e.port_guid, 0xe41d2d0300a1b2c3u);
+  EXPECT_EQ(e.link_layer, "InfiniBand");
+  EXPECT_DOUBLE_EQ(e.rate_gbps, 400.0);
+  EXPECT_EQ(e.gpu, -1);
+  EXPECT_EQ(p.ta->name(), "verbs");
+}
+
+TEST(VerbsTransport, LocalRankPicksTheNthActivePort) {
+  SoftHca hca;
+  hca.add_device("soft0", SoftPort{.lid = 1});
+  hca.add_device("soft1", SoftPort{.lid = 2});
+  TransportOptions o;
+  o.local_rank = 1;
+  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "soft1:1");
+  o.local_rank = 2;  // more ranks than ports: wraps around
+  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "soft0:1");
+  o.bind = "mlx5_7:1";
+  EXPECT_THROW(burn::verbs::make_verbs_transport(hca.api(), o), EnvironmentError);
+}
+
+TEST(VerbsTransport, NoDevicesIsAnEnvironmentError) {
+  SoftHca hca;
+  EXPECT_THROW(burn::verbs::make_verbs_transport(hca.api(), TransportOptions{}), EnvironmentError);
+}
+
+TEST(VerbsTransport, GpuMemoryWithoutAGpuRefusesWithAReason) {
+  TransportOptions o;
+  o.gpu = 0;
+  SoftVerbsPair p(o);
+  try {
+    p.ta->create(spec(true, false));
+    FAIL() << "GPU memory on a machine without GPU";
+  } catch (const EnvironmentError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(what.find("built without CUDA") != std::string::npos ||
+                what.find("GPU(s) are visible") != std::string::npos)
+        << what;
+  }
+}
+
+TEST(VerbsTransport, EveryVerbsObjectIsReleased) {
+  auto p = std::make_unique<SoftVerbsPair>(tuned(8, 4, 2));
+  {
+    Flow f = one_way(*p);
+    f.start();
+    ASSERT_TRUE(eventually([&] { return f.b->counters().rx.bytes > 0; }));
+    f.stop();
+  }
+  p->ta.reset();
+  p->tb.reset();
+  EXPECT_EQ(p->hca.live_objects(), 0);
+}
+
+}  // namespace
+}  // namespace ibburn::testing

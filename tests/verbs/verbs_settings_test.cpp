@@ -1,0 +1,61 @@
+#include "burn/verbs/verbs_settings.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+
+namespace ibburn::burn::verbs {
+namespace {
+
+TEST(VerbsSettings, DefaultsAreTheNdrTuning) {
+  const VerbsSettings s = parse_verbs_settings(TransportOptions{}, 0);
+  EXPECT_EQ(s.qps, 4);
+  EXPECT_EQ(s.message_size, 1u << 20);
+  EXPECT_EQ(s.tx_depth, 128);
+  EXPECT_EQ(s.signal_every, 32);
+  EXPECT_EQ(s.post_list, 8);
+  EXPECT_TRUE(s.relaxed_ordering);
+  EXPECT_EQ(s.rx_depth(), 128 / 32 + 4);
+}
+
+TEST(VerbsSettings, FlowStreamsSetQpsUnlessTheQpsKnobIsGiven) {
+  EXPECT_EQ(parse_verbs_settings(TransportOptions{}, 8).qps, 8);
+  EXPECT_EQ(parse_verbs_settings(TransportOptions{}, 1).qps, 1);
+  TransportOptions o;
+  o.extra["qps"] = "2";
+  EXPECT_EQ(parse_verbs_settings(o, 8).qps, 2);
+}
+
+TEST(VerbsSettings, KnobsAreRead) {
+  TransportOptions o;
+  o.message_size = 8u << 20;
+  o.extra = {{"tx_depth", "256"}, {"signal_every", "64"}, {"post_list", "16"},
+             {"gid_index", "3"}, {"relaxed_ordering", "0"}};
+  const VerbsSettings s = parse_verbs_settings(o, 1);
+  EXPECT_EQ(s.message_size, 8u << 20);
+  EXPECT_EQ(s.tx_depth, 256);
+  EXPECT_EQ(s.signal_every, 64);
+  EXPECT_EQ(s.post_list, 16);
+  EXPECT_EQ(s.gid_index, 3);
+  EXPECT_FALSE(s.relaxed_ordering);
+}
+
+TEST(VerbsSettings, BadValuesNameTheKnob) {
+  TransportOptions o;
+  o.extra["tx_depth"] = "lots";
+  try {
+    parse_verbs_settings(o, 1);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tx_depth=lots"), std::string::npos);
+  }
+  TransportOptions big;
+  big.extra = {{"tx_depth", "16"}, {"signal_every", "32"}};  // must not exceed the depth
+  EXPECT_THROW(parse_verbs_settings(big, 1), InputError);
+  TransportOptions tiny;
+  tiny.message_size = 8;
+  EXPECT_THROW(parse_verbs_settings(tiny, 1), InputError);
+}
+
+}  // namespace
+}  // namespace ibburn::burn::verbs
