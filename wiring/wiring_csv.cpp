@@ -1,0 +1,225 @@
+// Wiring CSV reader and writer (format: wiring/wiring.h, docs/wiring.md).
+#include <array>
+#include <charconv>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "common/file_io.h"
+#include "wiring/wiring.h"
+
+namespace ibburn::wiring {
+namespace {
+
+enum Column { kANode, kAPort, kBNode, kBPort, kRate, kCable, kColumns };
+constexpr std::array<std::string_view, kColumns> kColumnNames = {"a_node", "a_port", "b_node",
+                                                                 "b_port", "rate",   "cable"};
+constexpr const char* kHeaderHint = "a_node,a_port,b_node,b_port[,rate[,cable]]";
+// PortInfo numbers ports with 8 bits; 255 is reserved and 0 is a switch's management port.
+constexpr int kMaxPort = 254;
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Splits one line into fields: RFC 4180 quoting ("" inside quotes is a quote), '#' outside
+// quotes starts a comment, unquoted fields are trimmed. Empty result = blank/comment line.
+std::vector<std::string> split_fields(std::string_view line, const std::string& origin,
+                                      int lineno) {
+  std::vector<std::string> fields;
+  std::string field;
+  size_t i = 0;
+  bool any = false;  // whether the line holds anything but blanks before a comment
+  while (true) {
+    // one field
+    while (i < line.size() && is_blank(line[i])) ++i;
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      field.clear();
+      while (true) {
+        if (i >= line.size()) throw InputError(origin, lineno, "unterminated quoted field");
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field += line[i++];
+      }
+      while (i < line.size() && is_blank(line[i])) ++i;
+      if (i < line.size() && line[i] != ',' && line[i] != '#')
+        throw InputError(origin, lineno, "unexpected text after a quoted field");
+      any = true;
+    } else {
+      size_t start = i;
+      while (i < line.size() && line[i] != ',' && line[i] != '#') {
+        if (line[i] == '"')
+          throw InputError(origin, lineno, "a quote inside an unquoted field (quote the whole field)");
+        ++i;
+      }
+      field = std::string(trim(line.substr(start, i - start)));
+      if (!field.empty()) any = true;
+    }
+    fields.push_back(std::move(field));
+    field.clear();
+    if (i < line.size() && line[i] == ',') {
+      any = true;
+      ++i;
+      continue;
+    }
+    break;  // end of line or comment
+  }
+  if (!any) fields.clear();
+  return fields;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+// Maps header fields to columns; index[c] = field position or -1.
+std::array<int, kColumns> parse_header(const std::vector<std::string>& fields,
+                                       const std::string& origin, int lineno) {
+  std::array<int, kColumns> index;
+  index.fill(-1);
+  std::vector<std::string> unknown;
+  for (size_t f = 0; f < fields.size(); ++f) {
+    std::string name = lower(fields[f]);
+    int col = -1;
+    for (int c = 0; c < kColumns; ++c)
+      if (name == kColumnNames[c]) col = c;
+    if (col < 0) {
+      unknown.push_back(fields[f]);
+      continue;
+    }
+    if (index[col] >= 0)
+      throw InputError(origin, lineno, "column '" + std::string(kColumnNames[col]) + "' appears twice in the header");
+    index[col] = static_cast<int>(f);
+  }
+  if (unknown.size() == fields.size())
+    throw InputError(origin, lineno, std::string("missing header row: the first row must be ") + kHeaderHint);
+  if (!unknown.empty())
+    throw InputError(origin, lineno, "unknown column '" + unknown.front() + "' (columns: " + kHeaderHint + ")");
+  for (int c : {kANode, kAPort, kBNode, kBPort})
+    if (index[c] < 0)
+      throw InputError(origin, lineno, "header lacks column '" + std::string(kColumnNames[c]) + "' (columns: " + kHeaderHint + ")");
+  return index;
+}
+
+int parse_port(const std::string& text, const char* column, const std::string& origin, int lineno) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxPort)
+    throw InputError(origin, lineno, std::string("bad ") + column + " '" + text + "' (expected a port number 1.." +
+                                         std::to_string(kMaxPort) + ")");
+  return value;
+}
+
+std::string port_key(const CableEnd& e) { return e.node + '\x1f' + std::to_string(e.port); }
+
+bool needs_quotes(const std::string& s) {
+  if (s.empty()) return false;
+  if (is_blank(s.front()) || is_blank(s.back())) return true;
+  return s.find_first_of(",\"#\r\n") != std::string::npos;
+}
+
+void append_field(std::string& out, const std::string& s) {
+  if (!needs_quotes(s)) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
+  Wiring w;
+  w.origin = origin;
+  std::string_view all(text);
+  if (all.substr(0, 3) == "\xEF\xBB\xBF") all.remove_prefix(3);  // spreadsheet UTF-8 BOM
+  std::array<int, kColumns> index{};
+  size_t columns = 0;
+  std::unordered_map<std::string, int> used;  // port -> line of the cable using it
+  int lineno = 0;
+  for (size_t pos = 0; pos < all.size();) {
+    size_t nl = all.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? all.size() : nl;
+    std::string_view line = all.substr(pos, end - pos);
+    pos = end + 1;
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    std::vector<std::string> fields = split_fields(line, origin, lineno);
+    if (fields.empty()) continue;
+    if (columns == 0) {
+      index = parse_header(fields, origin, lineno);
+      columns = fields.size();
+      continue;
+    }
+    if (fields.size() != columns)
+      throw InputError(origin, lineno, "expected " + std::to_string(columns) + " fields as in the header, found " +
+                                           std::to_string(fields.size()));
+    Cable c;
+    c.line = lineno;
+    c.a.node = fields[index[kANode]];
+    c.b.node = fields[index[kBNode]];
+    if (c.a.node.empty()) throw InputError(origin, lineno, "empty a_node");
+    if (c.b.node.empty()) throw InputError(origin, lineno, "empty b_node");
+    c.a.port = parse_port(fields[index[kAPort]], "a_port", origin, lineno);
+    c.b.port = parse_port(fields[index[kBPort]], "b_port", origin, lineno);
+    if (index[kRate] >= 0 && !fields[index[kRate]].empty()) {
+      const std::string& r = fields[index[kRate]];
+      c.rate = topo::parse_link_rate(r);
+      if (!c.rate)
+        throw InputError(origin, lineno, "unknown rate '" + r + "' (expected width x speed such as 4xNDR or 4xHDR; empty = any)");
+    }
+    if (index[kCable] >= 0) c.label = fields[index[kCable]];
+    if (c.a == c.b)
+      throw InputError(origin, lineno, "cable connects " + c.a.node + "[" + std::to_string(c.a.port) + "] to itself");
+    for (const CableEnd* e : {&c.a, &c.b}) {
+      auto [it, fresh] = used.emplace(port_key(*e), lineno);
+      if (!fresh)
+        throw InputError(origin, lineno, e->node + "[" + std::to_string(e->port) +
+                                             "] is already used by the cable on line " + std::to_string(it->second));
+    }
+    w.cables.push_back(std::move(c));
+  }
+  if (columns == 0)
+    throw InputError(origin, 0, std::string("no header row (empty or only comments): the first row must be ") +
+                                    kHeaderHint);
+  return w;
+}
+
+Wiring load_wiring_csv(const std::string& path) { return parse_wiring_csv(read_file(path), path); }
+
+std::string to_csv(const Wiring& w) {
+  std::string out = "a_node,a_port,b_node,b_port,rate,cable\n";
+  out.reserve(out.size() + w.cables.size() * 64);
+  for (const Cable& c : w.cables) {
+    append_field(out, c.a.node);
+    out += ',' + std::to_string(c.a.port) + ',';
+    append_field(out, c.b.node);
+    out += ',' + std::to_string(c.b.port) + ',';
+    if (c.rate) out += topo::to_string(*c.rate);
+    out += ',';
+    append_field(out, c.label);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace ibburn::wiring
