@@ -134,15 +134,9 @@ class Checker {
     ambiguous_.assign(n, false);
     node_of_.assign(plan_.size(), kNoNode);
     cable_ok_.assign(plan_.cable_count(), 0);
-    std::unordered_map<std::string_view, int> uses;
-    for (const Node& node : f_.nodes()) ++uses[node.name];
-    display_.resize(n);
     std::unordered_map<PlanNode, std::vector<NodeId>> dups;
     for (NodeId i = 0; i < n; ++i) {
       const Node& node = f_.node(i);
-      display_[i] = uses[node.name] > 1 || node.name.empty()
-                        ? node.name + " (" + hex_guid(node.guid) + ")"
-                        : node.name;
       PlanNode p = plan_.find(node.name);
       if (p == kNoPlanNode && node.name != node.description) p = plan_.find(node.description);
       if (p == kNoPlanNode) continue;
@@ -153,6 +147,17 @@ class Checker {
         ambiguous_[i] = true;
         dups[p].push_back(i);
       }
+    }
+    // Only unplanned nodes and carriers of a duplicated planned name can share a name.
+    std::unordered_map<std::string_view, int> unplanned_uses;
+    for (NodeId i = 0; i < n; ++i)
+      if (plan_of_[i] == kNoPlanNode) ++unplanned_uses[f_.node(i).name];
+    display_.resize(n);
+    for (NodeId i = 0; i < n; ++i) {
+      const Node& node = f_.node(i);
+      bool shared = plan_of_[i] == kNoPlanNode ? ambiguous_[i] || unplanned_uses[node.name] > 1
+                                               : dups.count(plan_of_[i]) > 0;
+      display_[i] = shared || node.name.empty() ? node.name + " (" + hex_guid(node.guid) + ")" : node.name;
     }
     for (auto& [p, others] : dups) {
       std::vector<PortRef> ports{{display_[node_of_[p]], 0}};
@@ -425,7 +430,7 @@ class Checker {
     bool is_switch = plan_.cables_of(p).size() > 2;
     add("missing_node", is_switch ? Severity::Critical : Severity::Error,
         plan_.name(p) + " is planned (" + std::to_string(plan_.cables_of(p).size()) +
-            " cables) but not found" + where,
+            (plan_.cables_of(p).size() == 1 ? " cable" : " cables") + ") but not found" + where,
         std::move(ports), {{"cables", cables}});
   }
 

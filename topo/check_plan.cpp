@@ -22,38 +22,57 @@ struct Components {
 }  // namespace
 
 PlanIndex::PlanIndex(const wiring::Wiring& plan) : plan_(plan) {
-  auto intern = [&](const wiring::CableEnd& e) -> PlanEnd {
-    auto it = by_name_.find(e.node);
-    PlanNode id;
-    if (it != by_name_.end()) {
+  by_name_.reserve(plan.cables.size() * 2);
+  std::vector<int> max_port;
+  std::vector<size_t> degree;
+  // Plans list a switch's cables together: remembering the last name per column saves most
+  // hash lookups.
+  std::string_view last[2];
+  PlanNode last_id[2] = {kNoPlanNode, kNoPlanNode};
+  auto intern = [&](const wiring::CableEnd& e, int column) -> PlanEnd {
+    PlanNode id = last_id[column];
+    if (id == kNoPlanNode || last[column] != e.node) {
+      auto [it, added] = by_name_.emplace(std::string_view(e.node), static_cast<PlanNode>(names_.size()));
       id = it->second;
-    } else {
-      id = static_cast<PlanNode>(names_.size());
-      names_.push_back(e.node);
-      port_cable_.emplace_back();
-      cables_of_.emplace_back();
-      // names_ may reallocate, so the key views the plan's own (stable) string.
-      by_name_.emplace(std::string_view(e.node), id);
+      if (added) {
+        names_.push_back(&e.node);
+        max_port.push_back(0);
+        degree.push_back(0);
+      }
+      last[column] = e.node;
+      last_id[column] = id;
     }
+    max_port[id] = std::max(max_port[id], e.port);
+    ++degree[id];
     return {id, e.port};
   };
   ends_.reserve(plan.cables.size());
-  for (size_t c = 0; c < plan.cables.size(); ++c) {
-    PlanEnd a = intern(plan.cables[c].a), b = intern(plan.cables[c].b);
-    ends_.push_back({a, b});
-    for (PlanEnd e : {a, b}) {
-      auto& ports = port_cable_[e.node];
-      if (e.port >= static_cast<int>(ports.size())) ports.resize(static_cast<size_t>(e.port) + 1, -1);
-      ports[e.port] = static_cast<int>(c);  // the loader rejects a port used twice
-      cables_of_[e.node].push_back(static_cast<int>(c));
+  for (const auto& c : plan.cables) {
+    PlanEnd a = intern(c.a, 0);
+    ends_.push_back({a, intern(c.b, 1)});
+  }
+  const size_t n = names_.size();
+  port_first_.assign(n + 1, 0);
+  cable_first_.assign(n + 1, 0);
+  for (size_t v = 0; v < n; ++v) {
+    port_first_[v + 1] = port_first_[v] + static_cast<size_t>(max_port[v]) + 1;
+    cable_first_[v + 1] = cable_first_[v] + degree[v];
+  }
+  port_cable_.assign(port_first_[n], -1);
+  cables_.resize(cable_first_[n]);
+  std::vector<size_t> fill(cable_first_.begin(), cable_first_.end() - 1);
+  for (size_t c = 0; c < ends_.size(); ++c) {
+    for (PlanEnd e : {ends_[c].first, ends_[c].second}) {
+      port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)] = static_cast<int>(c);  // the loader rejects a port used twice
+      cables_[fill[e.node]++] = static_cast<int>(c);
     }
   }
-  Components comp(names_.size());
+  Components comp(n);
   for (auto& [a, b] : ends_) comp.join(a.node, b.node);
-  component_.resize(names_.size());
+  component_.resize(n);
   std::unordered_map<uint32_t, uint32_t> dense;
-  for (PlanNode n = 0; n < names_.size(); ++n)
-    component_[n] = dense.emplace(comp.find(n), static_cast<uint32_t>(dense.size())).first->second;
+  for (PlanNode v = 0; v < n; ++v)
+    component_[v] = dense.emplace(comp.find(v), static_cast<uint32_t>(dense.size())).first->second;
   component_count_ = dense.size();
 }
 
@@ -63,9 +82,8 @@ PlanNode PlanIndex::find(std::string_view name) const {
 }
 
 int PlanIndex::cable_at(PlanEnd e) const {
-  if (!e.valid() || e.port < 0) return -1;
-  const auto& ports = port_cable_[e.node];
-  return e.port < static_cast<int>(ports.size()) ? ports[e.port] : -1;
+  if (!e.valid() || e.port < 0 || e.port > max_port(e.node)) return -1;
+  return port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)];
 }
 
 PlanEnd PlanIndex::peer(PlanEnd e) const {

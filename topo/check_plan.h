@@ -4,6 +4,7 @@
 // (tiers counted up from the HCAs, pods = what stays connected under the top tier) so that
 // a set of nodes can be summarised as 'pod 3: 16 leaf, 16 spine, 512 HCAs'. Pure logic.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,7 +30,7 @@ class PlanIndex {
 
   size_t size() const { return names_.size(); }
   size_t cable_count() const { return ends_.size(); }
-  const std::string& name(PlanNode n) const { return names_[n]; }
+  const std::string& name(PlanNode n) const { return *names_[n]; }
   PlanNode find(std::string_view name) const;  // kNoPlanNode when not planned
   const wiring::Cable& cable(size_t c) const { return plan_.cables[c]; }
   PlanEnd end_a(size_t c) const { return ends_[c].first; }
@@ -38,19 +39,23 @@ class PlanIndex {
   int cable_at(PlanEnd e) const;
   // The other end of the cable planned at `e` (invalid when none is planned there).
   PlanEnd peer(PlanEnd e) const;
-  const std::vector<int>& cables_of(PlanNode n) const { return cables_of_[n]; }
-  int max_port(PlanNode n) const { return static_cast<int>(port_cable_[n].size()) - 1; }
+  std::span<const int> cables_of(PlanNode n) const {
+    return {cables_.data() + cable_first_[n], cable_first_[n + 1] - cable_first_[n]};
+  }
+  int max_port(PlanNode n) const { return static_cast<int>(port_first_[n + 1] - port_first_[n]) - 1; }
   // Connected components of the plan; component id per node.
   const std::vector<uint32_t>& component() const { return component_; }
   size_t component_count() const { return component_count_; }
 
  private:
   const wiring::Wiring& plan_;
-  std::vector<std::string> names_;
+  std::vector<const std::string*> names_;  // the plan's own strings
   std::unordered_map<std::string_view, PlanNode> by_name_;
   std::vector<std::pair<PlanEnd, PlanEnd>> ends_;
-  std::vector<std::vector<int>> port_cable_;  // [node][port] -> cable or -1
-  std::vector<std::vector<int>> cables_of_;
+  // Flat per-node arrays: node n's ports 0..max are port_cable_[port_first_[n] + port],
+  // its cables cables_[cable_first_[n] ..].
+  std::vector<size_t> port_first_, cable_first_;
+  std::vector<int> port_cable_, cables_;
   std::vector<uint32_t> component_;
   size_t component_count_ = 0;
 };
