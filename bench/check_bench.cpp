@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "tests/check/fabric_builder.h"
 #include "topo/check.h"
 #include "topo/fabric_io.h"
 #include "wiring/fat_tree.h"
@@ -87,6 +88,24 @@ int bench(const char* label, wiring::FatTreeSpec spec, double target_ms) {
       peak_rss_mib());
   return check.cpu <= target_ms && findings == 0 && findings_inferred == 0 ? 0 : 1;
 }
+// The field notes' failure: the top tier wired into 8 disjoint networks (thousands of findings,
+// so message building is measured too).
+int bench_split(double target_ms) {
+  auto design = wiring::generate_fat_tree(*wiring::fat_tree_preset("field-notes"));
+  design.spec.rate = design.wiring.cables.front().rate.value();
+  wiring::FatTreeDesign cabled = design;
+  cabled.wiring = testing::split_top_tier(design);
+  topo::Fabric fabric = topo::parse_fabric_text(wiring::to_ibsim_netfile(cabled), "split");
+  for (auto& c : design.wiring.cables) c.rate = wiring::ibsim_rate(*c.rate);
+  wiring::node_name_map(design).apply(fabric);
+  std::vector<Finding> findings;
+  Times check = median_ms(5, [&] { findings = topo::check(fabric, design.wiring); });
+  size_t splits = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.kind == "split"; });
+  std::printf("field-notes split into 8 networks: check %.1f ms wall %.1f ms CPU (target %.0f ms), %zu findings, "
+              "%zu split; peak RSS %ld MiB\n",
+              check.wall, check.cpu, target_ms, findings.size(), splits, peak_rss_mib());
+  return check.cpu <= target_ms && splits == 1 ? 0 : 1;
+}
 }  // namespace
 
 int main() {
@@ -96,6 +115,7 @@ int main() {
   big.radix = 64;
   big.hosts = 8192;
   big.hcas_per_host = 8;
+  rc |= bench_split(50);
   rc |= bench("64k-HCAs", big, 1000);
   return rc;
 }
