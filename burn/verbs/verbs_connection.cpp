@@ -89,7 +89,7 @@ VerbsConnection::~VerbsConnection() {
 void VerbsConnection::post_receives(size_t q, int count) {
   for (int i = 0; i < count; ++i) {
     ibv_recv_wr wr{};
-    wr.wr_id = q;
+    wr.wr_id = uint64_t(q) << kQpShift;
     wr.num_sge = 0;  // write-with-immediate consumes a receive but carries no payload into it
     ibv_recv_wr* bad = nullptr;
     if (int rc = api_.post_recv(qps_[q].qp.get(), &wr, &bad); rc != 0) {
@@ -232,45 +232,40 @@ void VerbsConnection::post_some(size_t q, int count, bool force_last_signal) {
   }
 }
 
-bool VerbsConnection::poll_send() {
+template <class OnSuccess>
+bool VerbsConnection::poll_batch(const CompletionQueue& cq, std::atomic<uint64_t>& errors,
+                                 OnSuccess on_success) {
   ibv_wc wc[kPollBatch];
-  const int n = api_.poll_cq(send_cq_.get(), kPollBatch, wc);
+  const int n = api_.poll_cq(cq.get(), kPollBatch, wc);
   if (n < 0) {
-    ++tx_errors_;
+    ++errors;
     fail(describe_poll_failure(n), SIZE_MAX);
     return false;
   }
   for (int i = 0; i < n; ++i) {
     const size_t q = wc[i].wr_id >> kQpShift;
     if (wc[i].status != IBV_WC_SUCCESS) {
-      ++tx_errors_;
+      ++errors;
       fail(describe_completion_error(wc[i].status), q);
-      continue;
+    } else {
+      on_success(q, wc[i]);
     }
-    const uint64_t retired = qps_[q].window.complete(wc[i].wr_id & kWrMask);
-    tx_messages_ += retired;
-    tx_bytes_ += retired * settings_.message_size;
   }
   return n > 0;
 }
 
+bool VerbsConnection::poll_send() {
+  return poll_batch(send_cq_, tx_errors_, [this](size_t q, const ibv_wc& wc) {
+    const uint64_t retired = qps_[q].window.complete(wc.wr_id & kWrMask);
+    tx_messages_ += retired;
+    tx_bytes_ += retired * settings_.message_size;
+  });
+}
+
 bool VerbsConnection::poll_receive() {
-  ibv_wc wc[kPollBatch];
-  const int n = api_.poll_cq(recv_cq_.get(), kPollBatch, wc);
-  if (n < 0) {
-    ++rx_errors_;
-    fail(describe_poll_failure(n), SIZE_MAX);
-    return false;
-  }
-  for (int i = 0; i < n; ++i) {
-    const size_t q = wc[i].wr_id;
-    if (wc[i].status != IBV_WC_SUCCESS) {
-      ++rx_errors_;
-      fail(describe_completion_error(wc[i].status), q);
-      continue;
-    }
+  const bool any = poll_batch(recv_cq_, rx_errors_, [this](size_t q, const ibv_wc& wc) {
     Qp& entry = qps_[q];
-    const uint32_t imm = be32toh(wc[i].imm_data);
+    const uint32_t imm = be32toh(wc.imm_data);
     const uint32_t delta = imm - entry.last_imm;  // writes since the last immediate (RC: in order)
     entry.last_imm = imm;
     if (delta == 0 || delta > static_cast<uint32_t>(settings_.signal_every)) {
@@ -284,9 +279,9 @@ bool VerbsConnection::poll_receive() {
                                                     settings_.message_size, spec_.flow_id, q);
     }
     post_receives(q, 1);
-  }
-  if (n > 0) last_rx_ = Clock::now();
-  return n > 0;
+  });
+  if (any) last_rx_ = Clock::now();
+  return any;
 }
 
 // A receive-only end sleeps on the completion channel instead of spinning a core.

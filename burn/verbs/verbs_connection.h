@@ -63,6 +63,10 @@ class VerbsConnection final : public Connection {
 
   void run();
   void post_some(size_t q, int count, bool force_last_signal);
+  // Polls one batch from `cq`: failed completions (and a failed poll) count in `errors` and
+  // fail the flow; each success goes to on_success(qp index, wc). True when any arrived.
+  template <class OnSuccess>
+  bool poll_batch(const CompletionQueue& cq, std::atomic<uint64_t>& errors, OnSuccess on_success);
   bool poll_send();
   bool poll_receive();
   void wait_receive_event();

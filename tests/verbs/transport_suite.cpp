@@ -1,7 +1,6 @@
 #include "tests/verbs/transport_suite.h"
 
 #include <future>
-#include <thread>
 
 namespace ibburn::testing {
 namespace {
@@ -9,24 +8,12 @@ namespace {
 using namespace std::chrono_literals;
 using burn::Clock;
 using burn::Connection;
-using burn::ConnectionSpec;
 
 burn::TransportOptions small_verified() {
   burn::TransportOptions o;
   o.message_size = 64 << 10;  // small messages keep the suite fast on shared CPUs
   o.verify = true;
   return o;
-}
-
-ConnectionSpec spec(uint32_t flow, bool send, bool receive, bool initiator) {
-  ConnectionSpec s;
-  s.stage = 1;
-  s.flow_id = flow;
-  s.send = send;
-  s.receive = receive;
-  s.initiator = initiator;
-  s.streams = 2;
-  return s;
 }
 
 struct Flow {
@@ -37,8 +24,8 @@ struct Flow {
 // for the other side's connect).
 Flow connect_flow(TransportPair& pair, bool bidirectional) {
   Flow f;
-  f.a = pair.a().create(spec(7, true, bidirectional, true));
-  f.b = pair.b().create(spec(7, bidirectional, true, false));
+  f.a = pair.a().create(flow_end(7, true, bidirectional, 2, true));
+  f.b = pair.b().create(flow_end(7, bidirectional, true));
   const auto deadline = Clock::now() + 20s;
   const burn::AddressBlob addr_a = f.a->local_address(), addr_b = f.b->local_address();
   auto ca = std::async(std::launch::async, [&] { f.a->connect(addr_b, deadline); });
@@ -46,16 +33,6 @@ Flow connect_flow(TransportPair& pair, bool bidirectional) {
   ca.get();
   cb.get();
   return f;
-}
-
-template <class Pred>
-bool eventually(Pred pred, std::chrono::seconds limit = 30s) {
-  const auto deadline = Clock::now() + limit;
-  while (Clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return pred();
 }
 
 // Stops the sender first so that everything it counted has reached the receiver.

@@ -2,8 +2,6 @@
 // only verbs has (signalling cadence, credits, post lists, MTU, addressing, error mapping).
 #include <gtest/gtest.h>
 
-#include <future>
-#include <thread>
 
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
@@ -15,7 +13,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using burn::Clock;
-using burn::ConnectionSpec;
 using burn::TransportOptions;
 
 class SoftVerbsPair : public TransportPair {
@@ -43,23 +40,6 @@ INSTANTIATE_TEST_SUITE_P(Verbs, TransportSuite,
                                return std::make_unique<SoftVerbsPair>(o);
                              }}));
 
-ConnectionSpec spec(bool send, bool receive, int streams = 2, uint32_t flow = 3) {
-  ConnectionSpec s;
-  s.stage = 2;
-  s.flow_id = flow;
-  s.send = send;
-  s.receive = receive;
-  s.streams = streams;
-  return s;
-}
-
-template <class Pred>
-bool eventually(Pred pred) {
-  const auto deadline = Clock::now() + 30s;
-  while (Clock::now() < deadline && !pred()) std::this_thread::sleep_for(2ms);
-  return pred();
-}
-
 struct Flow {
   std::unique_ptr<burn::Connection> a, b;
   void connect() {
@@ -80,7 +60,7 @@ struct Flow {
 };
 
 Flow one_way(SoftVerbsPair& p, int streams = 2) {
-  Flow f{p.ta->create(spec(true, false, streams)), p.tb->create(spec(false, true, streams))};
+  Flow f{p.ta->create(flow_end(3, true, false, streams)), p.tb->create(flow_end(3, false, true, streams))};
   f.connect();
   return f;
 }
@@ -152,16 +132,16 @@ TEST(VerbsTransport, RoceAddressesByGid) {
 
 TEST(VerbsTransport, MixedLinkLayersAreRefusedAtConnect) {
   SoftVerbsPair p(TransportOptions{}, SoftPort{.lid = 1}, SoftPort{.lid = 2, .roce = true});
-  auto a = p.ta->create(spec(true, false));
-  auto b = p.tb->create(spec(false, true));
+  auto a = p.ta->create(flow_end(3, true, false));
+  auto b = p.tb->create(flow_end(3, false, true));
   EXPECT_THROW(a->connect(b->local_address(), Clock::now() + 1s), burn::TransportError);
 }
 
 TEST(VerbsTransport, AddressOfAnotherFlowOrShapeIsRefused) {
   SoftVerbsPair p(TransportOptions{});
-  auto a = p.ta->create(spec(true, false, 2, 3));
-  auto other_flow = p.tb->create(spec(false, true, 2, 4));
-  auto other_qps = p.tb->create(spec(false, true, 3, 3));
+  auto a = p.ta->create(flow_end(3, true, false, 2));
+  auto other_flow = p.tb->create(flow_end(4, false, true, 2));
+  auto other_qps = p.tb->create(flow_end(3, false, true, 3));
   EXPECT_THROW(a->connect(other_flow->local_address(), Clock::now() + 1s), burn::TransportError);
   try {
     a->connect(other_qps->local_address(), Clock::now() + 1s);
@@ -281,7 +261,7 @@ TEST(VerbsTransport, GpuMemoryWithoutAGpuRefusesWithAReason) {
   o.gpu = 0;
   SoftVerbsPair p(o);
   try {
-    p.ta->create(spec(true, false));
+    p.ta->create(flow_end(3, true, false));
     FAIL() << "GPU memory on a machine without GPU";
   } catch (const EnvironmentError& e) {
     const std::string what = e.what();
