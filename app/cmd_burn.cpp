@@ -1,0 +1,94 @@
+// `ibburn burn`: MPI-launched traffic through every endpoint at once (burn/engine.h).
+#include <memory>
+#include <stdexcept>
+
+#include "app/command.h"
+#include "burn/engine.h"
+#include "common/duration.h"
+#include "common/error.h"
+
+namespace ibburn::app {
+namespace {
+
+std::chrono::milliseconds duration_arg(const std::string& text, const char* option) {
+  try {
+    return parse_duration(text);
+  } catch (const std::invalid_argument& e) {
+    throw Error(kExitInput, std::string(option) + ": " + e.what());
+  }
+}
+
+std::size_t size_arg(const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  const unsigned long long mult = unit.empty() ? 1 : unit == "K" || unit == "KiB" ? 1ull << 10
+                                  : unit == "M" || unit == "MiB" ? 1ull << 20
+                                  : unit == "G" || unit == "GiB" ? 1ull << 30 : 0;
+  if (used == 0 || mult == 0 || v == 0)
+    throw Error(kExitInput, "--msg-size: \"" + text + "\" is not a size (e.g. 65536, 1M, 8MiB)");
+  return static_cast<std::size_t>(v * mult);
+}
+
+Registrar reg([](CLI::App& root) {
+  auto o = std::make_shared<burn::BurnOptions>();
+  auto duration = std::make_shared<std::string>("60s");
+  auto timeout = std::make_shared<std::string>("30s");
+  auto stall = std::make_shared<std::string>("10s");
+  auto msg = std::make_shared<std::string>();
+  auto opts = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = root.add_subcommand(
+      "burn", "line-rate traffic through every endpoint at once, stage after stage (run under "
+              "mpirun or srun, one rank per endpoint)");
+  auto* plan = cmd->add_option("--plan", o->plan_file, "plan JSON (docs/burn.md)");
+  cmd->add_option("--pattern", o->pattern, "built-in pattern without a plan: pairs, shift:K, one-to-one")
+      ->capture_default_str()
+      ->excludes(plan);
+  cmd->add_option("--duration", *duration, "time per stage")->capture_default_str();
+  cmd->add_option("--transport", o->transport, "tcp or verbs")->capture_default_str();
+  cmd->add_option("--out", o->out_dir, "results directory (results.jsonl, summary.json)")
+      ->capture_default_str();
+  cmd->add_option("--expect-gbps", o->expect_gbps,
+                  "expected Gb/s per endpoint (default: each port's rate)");
+  cmd->add_option("--threshold", o->threshold, "pass at this fraction of the expected rate")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 1.0));
+  cmd->add_flag("--verify", o->verify, "send patterned data and check it at the receiver");
+  cmd->add_option("--streams,--qps", o->streams, "TCP streams / RC QPs per flow (plan may override)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--msg-size", *msg, "message size (default: transport's; e.g. 1M, 8M)");
+  cmd->add_option("--bind", o->bind, "endpoint per local rank: IPv4 address or interface (tcp), dev:port (verbs)")
+      ->delimiter(',');
+  cmd->add_option("--gpu", o->gpus, "GPU per local rank (verbs, GPU memory)")->delimiter(',');
+  cmd->add_option("--netns", o->netns, "network namespace per local rank, entered before any socket")
+      ->delimiter(',');
+  cmd->add_option("--map", o->map_file, "rank map: HOST LOCAL_RANK ENDPOINT [gpu=N] [netns=NAME] per line");
+  cmd->add_option("--opt", *opts, "transport option KEY=VALUE (tcp: sockbuf; verbs: see docs/verbs.md)");
+  cmd->add_option("--timeout", *timeout, "bound on start-up, set-up, connect and report waits")
+      ->capture_default_str();
+  cmd->add_option("--stall-timeout", *stall, "a direction with no progress this long fails")
+      ->capture_default_str();
+  cmd->add_flag("--quiet", o->quiet, "no per-second progress on stderr");
+  cmd->callback([=] {
+    o->duration = duration_arg(*duration, "--duration");
+    o->timeout = duration_arg(*timeout, "--timeout");
+    o->stall_timeout = duration_arg(*stall, "--stall-timeout");
+    if (o->duration.count() <= 0) throw Error(kExitInput, "--duration must be positive");
+    if (!msg->empty()) o->message_size = size_arg(*msg);
+    for (const auto& kv : *opts) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw Error(kExitInput, "--opt expects KEY=VALUE, got \"" + kv + "\"");
+      o->extra[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    set_exit_code(burn::run_burn(*o));
+  });
+});
+
+}  // namespace
+}  // namespace ibburn::app

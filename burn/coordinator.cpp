@@ -1,0 +1,334 @@
+#include "burn/coordinator.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "burn/control_channel.h"
+#include "burn/progress.h"
+#include "burn/results.h"
+#include "burn/verdict.h"
+#include "common/exit_codes.h"
+#include "common/file_io.h"
+#include "common/interrupt.h"
+
+namespace ibburn::burn {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+class Coordinator {
+ public:
+  Coordinator(CoordinatorInput in, const BurnOptions& o)
+      : n_(in.ranks), plan_(std::move(in.plan)), listener_(std::move(in.listener)), token_(in.token), o_(o),
+        ch_(n_), eps_(n_) {
+    make_dirs(o_.out_dir);
+    results_path_ = o_.out_dir + "/results.jsonl";
+    summary_path_ = o_.out_dir + "/summary.json";
+  }
+
+  int run() {
+    accept_hellos();
+    json header{{"type", "run"}, {"transport", o_.transport}, {"ranks", n_},
+                {"duration_s", std::chrono::duration<double>(o_.duration).count()},
+                {"threshold", o_.threshold}, {"expect_gbps", o_.expect_gbps}, {"verify", o_.verify},
+                {"plan", to_json(plan_)}, {"endpoints", json::array()}};
+    for (const auto& e : eps_) header["endpoints"].push_back(to_json(e));
+    write_file_atomic(results_path_, header.dump() + "\n");
+    for (const auto& [rank, reason] : lost_) record_loss_event(rank, reason, 0);
+    write_summary(false);
+
+    for (std::size_t i = 0; i < plan_.stages.size() && !interrupted(); ++i) {
+      StageResult r = run_stage(static_cast<int>(i));
+      stages_.push_back(r);
+      current_ = nullptr;
+      append_line_durable(results_path_, to_json(r).dump());
+      write_summary(false);
+    }
+    const bool was_interrupted = interrupted();
+    Summary s = write_summary(!was_interrupted);
+    for (int r = 0; r < n_; ++r)
+      if (ch_[r]) ch_[r]->send({{"type", "done"}}, Clock::now() + 1s);
+    print_summary(std::cerr, "burn", s.findings);
+    std::cerr << fmt::format("burn: {} stage(s) run, results in {}\n", stages_.size(), o_.out_dir);
+    if (was_interrupted) return kExitInterrupted;
+    return s.pass ? kExitOk : kExitFindings;
+  }
+
+ private:
+  std::string who(int rank) const {
+    const auto& e = eps_[rank];
+    if (e.host.empty()) return fmt::format("rank {}", rank);
+    return fmt::format("rank {} ({} {})", rank, e.host, e.endpoint);
+  }
+
+  void accept_hellos() {
+    const auto deadline = Clock::now() + o_.timeout;
+    std::vector<std::unique_ptr<Channel>> pending;
+    int known = 0;
+    while (known < n_ && Clock::now() < deadline && !interrupted()) {
+      std::vector<Channel*> ptrs;
+      for (auto& p : pending) ptrs.push_back(p.get());
+      wait_any(ptrs, 100, listener_.get());
+      for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));) pending.push_back(std::make_unique<Channel>(std::move(c)));
+      for (auto& p : pending) {
+        if (!p) continue;
+        for (const auto& m : p->read_available()) {
+          if (m.value("type", "") != "hello" || m.value("token", "") != token_) continue;
+          int rank = m.value("rank", -1);
+          if (rank < 0 || rank >= n_ || ch_[rank]) continue;
+          if (m.contains("endpoint")) eps_[rank] = endpoint_from_json(m.at("endpoint"));
+          if (m.contains("error")) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), m.at("error").get<std::string>());
+          ch_[rank] = std::move(p);
+          ++known;
+          break;
+        }
+      }
+      std::erase_if(pending, [](const auto& p) { return !p || p->closed(); });
+    }
+    for (int r = 0; r < n_; ++r)
+      if (!ch_[r] && !lost_.count(r))
+        lost_[r] = fmt::format("{}: never reached rank 0's control channel within {} s", who(r),
+                               std::chrono::duration_cast<std::chrono::seconds>(o_.timeout).count());
+  }
+
+  void record_loss_event(int rank, const std::string& reason, int stage) {
+    json ev{{"type", "rank_lost"}, {"rank", rank}, {"stage", stage}, {"reason", reason},
+            {"host", eps_[rank].host}, {"endpoint", eps_[rank].endpoint}};
+    append_line_durable(results_path_, ev.dump());
+  }
+
+  // A rank is lost for the rest of the run: written down at once, because when MPI aborts the
+  // job after a death this process has about a second left.
+  void lose(int rank, const std::string& why) {
+    if (lost_.count(rank)) return;
+    lost_[rank] = fmt::format("{}: {}", who(rank), why);
+    if (ch_[rank]) ch_[rank]->close(why);
+    ch_[rank].reset();
+    std::cerr << "burn: lost " << lost_[rank] << "\n";
+    record_loss_event(rank, lost_[rank], stage_index_);
+    write_summary(false);
+  }
+
+  Summary write_summary(bool complete) {
+    SummaryInput in;
+    in.transport = o_.transport;
+    in.stages_planned = static_cast<int>(plan_.stages.size());
+    in.complete = complete;
+    in.interrupted = interrupted();
+    in.stages = stages_;
+    if (current_) in.stages.push_back(merge_stage(stage_index_, *current_, live_reports(), lost_, true));
+    in.endpoints = eps_;
+    in.lost = lost_;
+    in.options = {o_.threshold, o_.expect_gbps};
+    Summary s = make_summary(in);
+    write_file_atomic(summary_path_, s.json.dump(2) + "\n");
+    return s;
+  }
+
+  std::vector<RankReport> live_reports() const {
+    std::vector<RankReport> out;
+    for (const auto& [rank, sides] : live_) {
+      RankReport r{rank, {}};
+      for (const auto& [key, s] : sides) r.sides.push_back(s);
+      out.push_back(std::move(r));
+    }
+    for (const auto& r : synthetic_) out.push_back(r);
+    return out;
+  }
+
+  void take_sample(int rank, const json& m) {
+    for (const auto& js : m.at("sides")) {
+      auto key = std::tuple(js.at("flow").get<std::uint32_t>(), js.at("from").get<int>(), js.at("rx").get<bool>());
+      SideReport& s = live_[rank][key];
+      s.flow = std::get<0>(key);
+      s.from = std::get<1>(key);
+      s.to = js.at("to").get<int>();
+      s.rx = std::get<2>(key);
+      s.bytes = js.at("bytes").get<std::uint64_t>();
+      s.seconds = m.at("seconds").get<double>();
+      s.samples_gbps.push_back(js.at("gbps").get<double>());
+    }
+  }
+
+  // Waits until every rank in `ranks` sent a message of `type` for this stage, or the deadline.
+  // Returns them by rank; ranks that close or miss the deadline are lost.
+  std::map<int, json> collect(const std::string& type, const std::set<int>& ranks, SteadyTime deadline,
+                              const std::function<void()>& tick = {}) {
+    std::map<int, json> got;
+    bool stop_sent = false;
+    while (true) {
+      std::vector<Channel*> waiting;
+      std::vector<int> waiting_ranks;
+      for (int r : ranks)
+        if (!got.count(r) && ch_[r]) {
+          waiting.push_back(ch_[r].get());
+          waiting_ranks.push_back(r);
+        }
+      if (waiting.empty()) break;
+      if (interrupted() && !stop_sent) {
+        stop_sent = true;
+        partial_ = true;
+        write_summary(false);  // first, from the samples: MPI may kill this process soon
+        for (int r : waiting_ranks) ch_[r]->send({{"type", "stop"}, {"stage", stage_index_}}, Clock::now() + 200ms);
+        deadline = std::min(deadline, Clock::now() + 1s);
+      }
+      if (Clock::now() >= deadline) {
+        for (int r : waiting_ranks)
+          lose(r, interrupted() ? fmt::format("no {} after the interrupt", type)
+                                : fmt::format("sent no {} within the deadline (hung or overloaded)", type));
+        break;
+      }
+      wait_any(waiting, 100);
+      for (int r : waiting_ranks) {
+        if (!ch_[r]) continue;
+        for (const auto& m : ch_[r]->read_available()) {
+          if (m.value("stage", -1) != stage_index_) continue;
+          const std::string t = m.value("type", "");
+          if (t == "sample") take_sample(r, m);
+          else if (t == type) got[r] = m;
+        }
+        if (ch_[r]->closed() && !got.count(r))
+          lose(r, "control connection closed (" + ch_[r]->close_reason() + "): process died or was killed");
+      }
+      if (tick) tick();
+    }
+    return got;
+  }
+
+  StageResult run_stage(int si) {
+    const Stage& st = plan_.stages[si];
+    stage_index_ = si + 1;
+    current_ = &st;
+    live_.clear();
+    synthetic_.clear();
+    partial_ = false;
+    std::map<int, json> flows_of;
+    std::set<int> involved;
+    for (std::uint32_t id = 0; id < st.flows.size(); ++id) {
+      const Flow& f = st.flows[id];
+      if (lost_.count(f.src) || lost_.count(f.dst)) continue;
+      json jf{{"id", id}, {"src", f.src}, {"dst", f.dst}, {"bidirectional", f.bidirectional},
+              {"streams", f.streams > 0 ? f.streams : o_.streams}};
+      for (int r : {f.src, f.dst}) {
+        flows_of[r].push_back(jf);
+        involved.insert(r);
+      }
+    }
+    auto send_all_involved = [&](const std::function<json(int)>& make) {
+      for (int r : involved)
+        if (ch_[r] && !ch_[r]->send(make(r), Clock::now() + 2s))
+          lose(r, "control connection broken (" + ch_[r]->close_reason() + ")");
+    };
+    send_all_involved([&](int r) { return json{{"type", "setup"}, {"stage", stage_index_}, {"flows", flows_of[r]}}; });
+    auto addrs = collect("addresses", involved, Clock::now() + o_.timeout);
+
+    std::map<int, json> peers, reasons;
+    for (int r : involved) {
+      peers[r] = json::object();
+      reasons[r] = json::object();
+    }
+    for (std::uint32_t id = 0; id < st.flows.size(); ++id) {
+      const Flow& f = st.flows[id];
+      if (!involved.count(f.src)) continue;
+      const std::string key = std::to_string(id);
+      auto blob = [&](int r) -> std::string {
+        auto it = addrs.find(r);
+        return it == addrs.end() ? "" : it->second.at("addrs").value(key, "");
+      };
+      std::string a = blob(f.src), b = blob(f.dst);
+      if (!a.empty() && !b.empty() && !lost_.count(f.src) && !lost_.count(f.dst)) {
+        peers[f.src][key] = b;
+        peers[f.dst][key] = a;
+        continue;
+      }
+      std::string why;
+      for (int r : {f.src, f.dst})
+        if (auto it = addrs.find(r); it != addrs.end() && it->second.at("failures").contains(key))
+          why = it->second.at("failures").at(key).get<std::string>();
+      if (why.empty()) why = "set-up failed at the other end";
+      reasons[f.src][key] = why;
+      reasons[f.dst][key] = why;
+      fail_flow(f, id, why);
+    }
+    send_all_involved([&](int r) {
+      return json{{"type", "connect"}, {"stage", stage_index_}, {"peers", peers[r]}, {"reasons", reasons[r]}};
+    });
+    collect("connected", involved, Clock::now() + o_.timeout + 5s);
+
+    send_all_involved([&](int) {
+      return json{{"type", "start"}, {"stage", stage_index_}, {"duration_ms", o_.duration.count()}};
+    });
+    const auto t0 = Clock::now();
+    auto next_print = t0 + 1s;
+    auto tick = [&] {
+      if (o_.quiet || Clock::now() < next_print) return;
+      next_print += 1s;
+      std::vector<LiveRate> rates;
+      for (const auto& [rank, sides] : live_)
+        for (const auto& [key, s] : sides)
+          if (s.rx && !s.samples_gbps.empty()) rates.push_back({s.from, s.to, s.samples_gbps.back()});
+      std::cerr << progress_line(stage_index_, static_cast<int>(plan_.stages.size()), st.name,
+                                 std::chrono::duration<double>(Clock::now() - t0).count(),
+                                 std::chrono::duration<double>(o_.duration).count(), rates)
+                << "\n";
+    };
+    auto reports = collect("report", involved, t0 + o_.duration + o_.timeout, tick);
+    std::vector<RankReport> rr;
+    for (const auto& [rank, m] : reports) {
+      RankReport r{rank, {}};
+      for (const auto& js : m.at("sides")) r.sides.push_back(side_report_from_json(js));
+      rr.push_back(std::move(r));
+    }
+    for (const auto& r : synthetic_) rr.push_back(r);
+    // Ranks lost during this stage keep the samples they sent before they went.
+    for (const auto& r : live_reports())
+      if (lost_.count(r.rank) && !reports.count(r.rank)) rr.push_back(r);
+    return merge_stage(stage_index_, st, rr, lost_, partial_ || interrupted());
+  }
+
+  // A flow that never started: its receiving ends report the reason.
+  void fail_flow(const Flow& f, std::uint32_t id, const std::string& why) {
+    auto add = [&](int from, int to) {
+      RankReport r{to, {}};
+      SideReport s;
+      s.flow = id;
+      s.from = from;
+      s.to = to;
+      s.rx = true;
+      s.failure = why;
+      r.sides.push_back(s);
+      synthetic_.push_back(r);
+    };
+    add(f.src, f.dst);
+    if (f.bidirectional) add(f.dst, f.src);
+  }
+
+  int n_;
+  Plan plan_;
+  Fd listener_;
+  std::string token_;
+  const BurnOptions& o_;
+  std::vector<std::unique_ptr<Channel>> ch_;
+  std::vector<EndpointInfo> eps_;
+  LostRanks lost_;
+  std::vector<StageResult> stages_;
+  std::string results_path_, summary_path_;
+  const Stage* current_ = nullptr;
+  int stage_index_ = 0;
+  bool partial_ = false;
+  std::map<int, std::map<std::tuple<std::uint32_t, int, bool>, SideReport>> live_;
+  std::vector<RankReport> synthetic_;
+};
+
+}  // namespace
+
+int run_coordinator(CoordinatorInput in, const BurnOptions& options) {
+  return Coordinator(std::move(in), options).run();
+}
+
+}  // namespace ibburn::burn

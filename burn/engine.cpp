@@ -1,0 +1,226 @@
+// MPI start-up and shut-down around the coordinator (rank 0) and the workers (every rank).
+// MPI is used only while every rank is known to be alive (start-up); each MPI wait is
+// bounded, and MPI_Finalize runs under a watchdog because a dead or stopped rank can make it
+// hang.
+#include "burn/engine.h"
+
+#include <fcntl.h>
+#define OMPI_SKIP_MPICXX 1
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "burn/control_channel.h"
+#include "burn/coordinator.h"
+#include "burn/rank_binding.h"
+#include "burn/results.h"
+#include "burn/worker.h"
+#include "common/error.h"
+#include "common/file_io.h"
+#include "common/interrupt.h"
+
+namespace ibburn::burn {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+void wait_request(MPI_Request* req, SteadyTime deadline, const char* what) {
+  int done = 0;
+  while (true) {
+    if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      throw EnvironmentError(std::string("MPI failed during ") + what);
+    if (done) return;
+    if (Clock::now() >= deadline)
+      throw EnvironmentError(std::string("MPI ") + what + " did not complete in time (a rank did not start?)");
+    std::this_thread::sleep_for(1ms);
+  }
+}
+
+// Rank 0's start-up facts, broadcast to every rank: where the control channel listens, or why
+// the run cannot start.
+std::string broadcast(const std::string& text, int rank, SteadyTime deadline) {
+  long long len = static_cast<long long>(text.size());
+  MPI_Request req;
+  MPI_Ibcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD, &req);
+  wait_request(&req, deadline, "start-up broadcast");
+  std::string out = rank == 0 ? text : std::string(static_cast<std::size_t>(len), '\0');
+  MPI_Ibcast(out.data(), static_cast<int>(len), MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+  wait_request(&req, deadline, "start-up broadcast");
+  return out;
+}
+
+int local_rank_of(int rank) {
+  MPI_Comm local;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) != MPI_SUCCESS)
+    throw EnvironmentError("MPI could not tell the ranks on this host apart");
+  int lr = 0;
+  MPI_Comm_rank(local, &lr);
+  MPI_Comm_free(&local);
+  return lr;
+}
+
+void enter_netns(const std::string& name) {
+  const std::string path = "/var/run/netns/" + name;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw EnvironmentError("network namespace " + name + ": " + errno_text(errno));
+  int rc = ::setns(fd, CLONE_NEWNET);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) throw EnvironmentError("cannot enter network namespace " + name + ": " + errno_text(err));
+}
+
+std::string hostname() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+std::atomic<int> g_exit_code{0};
+
+// MPI_Finalize waits for every rank; a dead or stopped one would make it wait forever.
+void finalize_bounded(int code, std::chrono::seconds limit) {
+  g_exit_code = code;
+  std::thread([limit] {
+    std::this_thread::sleep_for(limit);
+    std::fflush(nullptr);
+    std::_Exit(g_exit_code.load());
+  }).detach();
+  MPI_Finalize();
+}
+
+// A rank that could not start its transport still answers rank 0 (with the reason) and then
+// waits to be released, so the others' flows go on.
+int idle_until_done(Channel& ch) {
+  while (!ch.closed() && !interrupted())
+    for (const auto& m : ch.poll(200))
+      if (m.value("type", "") == "done") return kExitOk;
+  return interrupted() ? kExitInterrupted : kExitEnvironment;
+}
+
+}  // namespace
+
+int run_burn(const BurnOptions& o) {
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    throw EnvironmentError("MPI_Init failed");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  install_interrupt_handlers();
+  const auto startup_deadline = Clock::now() + o.timeout * 2;
+  const int local_rank = local_rank_of(rank);
+  const std::string host = hostname();
+
+  // Everything that can go wrong locally is kept as a reason for rank 0's results.
+  std::string local_error;
+  Binding binding;
+  try {
+    std::vector<RankMapEntry> map;
+    if (!o.map_file.empty()) map = parse_rank_map(read_file(o.map_file), o.map_file);
+    binding = select_binding(map, host, local_rank, o.bind, o.netns, o.gpus);
+    if (!binding.netns.empty()) enter_netns(binding.netns);
+  } catch (const std::exception& e) {
+    local_error = e.what();
+  }
+
+  // Rank 0: the plan and the control channel; the outcome goes to every rank.
+  CoordinatorInput cin;
+  json boot;
+  std::string plan_error;
+  int plan_code = kExitInput;
+  if (rank == 0) {
+    try {
+      if (!local_error.empty()) throw Error(kExitInput, local_error);
+      cin.ranks = size;
+      cin.plan = o.plan_file.empty() ? make_pattern(o.pattern, size, o.streams) : load_plan(o.plan_file, size);
+      std::uint16_t port = 0;
+      cin.listener = listen_tcp("0.0.0.0", 0, 4096, &port);
+      std::random_device rd;
+      cin.token = fmt::format("{:08x}{:08x}", rd(), rd());
+      boot = {{"port", port}, {"addresses", local_ipv4_addresses()}, {"token", cin.token}};
+    } catch (const Error& e) {
+      plan_error = e.what();
+      plan_code = e.code();
+    } catch (const std::exception& e) {
+      plan_error = e.what();
+      plan_code = kExitEnvironment;
+    }
+    if (!plan_error.empty()) boot = {{"error", plan_error}, {"code", plan_code}};
+  }
+  boot = json::parse(broadcast(boot.dump(), rank, startup_deadline));
+  if (boot.contains("error")) {
+    finalize_bounded(boot.at("code").get<int>(), 10s);
+    if (rank == 0) throw Error(static_cast<ExitCode>(plan_code), plan_error);
+    return boot.at("code").get<int>();
+  }
+
+  std::unique_ptr<Transport> transport;
+  if (local_error.empty()) {
+    try {
+      TransportOptions to;
+      to.bind = binding.endpoint;
+      to.local_rank = local_rank;
+      to.gpu = binding.gpu;
+      to.message_size = o.message_size;
+      to.verify = o.verify;
+      to.extra = o.extra;
+      transport = make_transport(o.transport, to);
+    } catch (const std::exception& e) {
+      local_error = e.what();
+    }
+  }
+  json hello{{"type", "hello"}, {"rank", rank}, {"token", boot.at("token")}};
+  if (transport) {
+    EndpointInfo ep = transport->local_endpoint();
+    if (ep.host.empty()) ep.host = host;
+    if (ep.gpu < 0) ep.gpu = binding.gpu;
+    hello["endpoint"] = to_json(ep);
+  } else {
+    hello["endpoint"] = to_json(EndpointInfo{host, binding.endpoint, "", 0, 0, "", 0, binding.gpu});
+    hello["error"] = local_error;
+  }
+
+  auto worker = [&](std::vector<std::string> addresses) -> int {
+    try {
+      Channel ch = connect_control(addresses, boot.at("port").get<std::uint16_t>(), Clock::now() + o.timeout);
+      ch.send(hello, Clock::now() + 5s);
+      return transport ? run_worker(rank, ch, *transport, o) : idle_until_done(ch);
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("ibburn: rank {} ({}): {}\n", rank, host, e.what());
+      return kExitEnvironment;
+    }
+  };
+
+  int code = 0;
+  if (rank == 0) {
+    int worker_code = 0;
+    std::thread own([&] { worker_code = worker({"127.0.0.1"}); });
+    try {
+      code = run_coordinator(std::move(cin), o);
+    } catch (...) {
+      request_interrupt(SIGTERM);  // releases this rank's worker thread
+      own.join();
+      finalize_bounded(kExitEnvironment, 2s);
+      throw;
+    }
+    own.join();
+  } else {
+    code = worker(boot.at("addresses").get<std::vector<std::string>>());
+  }
+  finalize_bounded(code, code == kExitInterrupted ? 1s : 10s);
+  return code;
+}
+
+}  // namespace ibburn::burn

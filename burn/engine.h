@@ -1,0 +1,38 @@
+#pragma once
+// `ibburn burn`: the MPI-launched engine. MPI starts the ranks, tells each its local rank
+// and broadcasts where rank 0's control channel listens; from then on everything goes over
+// that channel (burn/control_channel.h) so a dead or hung rank costs only its own flows.
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ibburn::burn {
+
+struct BurnOptions {
+  std::string plan_file;            // empty = pattern
+  std::string pattern = "pairs";
+  std::chrono::milliseconds duration{60'000};
+  std::string transport = "tcp";
+  std::string out_dir = "burn-results";
+  double expect_gbps = 0;
+  double threshold = 0.9;
+  bool verify = false;
+  int streams = 4;
+  std::size_t message_size = 0;     // 0 = transport default
+  std::vector<std::string> bind;    // per local rank
+  std::vector<std::string> netns;   // per local rank
+  std::vector<int> gpus;            // per local rank
+  std::string map_file;
+  std::map<std::string, std::string> extra;  // transport knobs (qps, tx_depth, sockbuf...)
+  std::chrono::milliseconds timeout{30'000};        // setup/connect/report bounds
+  std::chrono::milliseconds stall_timeout{10'000};  // no progress this long = failed
+  bool quiet = false;               // no per-second progress
+};
+
+// Runs this rank's part of the burn (MPI_Init .. MPI_Finalize). Returns the exit code:
+// rank 0: 0 all passed, 1 findings, 130 interrupted; other ranks 0 (or 3/130). Throws Error
+// for bad input on rank 0; other ranks return the code silently.
+int run_burn(const BurnOptions& options);
+
+}  // namespace ibburn::burn

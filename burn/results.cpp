@@ -1,0 +1,192 @@
+#include "burn/results.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ibburn::burn {
+
+const char* to_string(DirectionStatus s) {
+  switch (s) {
+    case DirectionStatus::kOk: return "ok";
+    case DirectionStatus::kFailed: return "failed";
+    case DirectionStatus::kInterrupted: return "interrupted";
+  }
+  return "?";
+}
+
+double gbps(std::uint64_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds / 1e9 : 0.0;
+}
+
+namespace {
+
+const SideReport* find_side(const std::vector<RankReport>& reports, int rank, std::uint32_t flow,
+                            int from, bool rx) {
+  for (const auto& r : reports) {
+    if (r.rank != rank) continue;
+    for (const auto& s : r.sides)
+      if (s.flow == flow && s.from == from && s.rx == rx) return &s;
+  }
+  return nullptr;
+}
+
+DirectionResult merge_direction(std::uint32_t flow, int from, int to,
+                                const std::vector<RankReport>& reports, const LostRanks& lost,
+                                bool partial) {
+  DirectionResult d;
+  d.from = from;
+  d.to = to;
+  const SideReport* rx = find_side(reports, to, flow, from, true);
+  const SideReport* tx = find_side(reports, from, flow, from, false);
+  const SideReport* basis = rx ? rx : tx;
+  if (basis) {
+    d.bytes = basis->bytes;
+    d.seconds = basis->seconds;
+    d.samples_gbps = basis->samples_gbps;
+    d.gbps = gbps(d.bytes, d.seconds);
+  }
+  for (const SideReport* s : {rx, tx}) {
+    if (!s) continue;
+    d.errors += s->errors;
+    d.mismatches += s->mismatches;
+  }
+  std::vector<std::string> reasons;
+  for (int rank : {to, from})
+    if (auto it = lost.find(rank); it != lost.end()) reasons.push_back(it->second);
+  for (const SideReport* s : {rx, tx})
+    if (s && !s->failure.empty()) reasons.push_back(s->failure);
+  if (!rx && !tx && reasons.empty() && !partial)
+    reasons.push_back("no report from rank " + std::to_string(from) + " or rank " + std::to_string(to));
+  if (!reasons.empty()) {
+    d.status = DirectionStatus::kFailed;
+    std::string joined;
+    for (const auto& r : reasons) joined += (joined.empty() ? "" : "; ") + r;
+    d.reason = joined;
+  } else if (partial) {
+    d.status = DirectionStatus::kInterrupted;
+    d.reason = "stage cut short";
+  }
+  return d;
+}
+
+}  // namespace
+
+StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports,
+                        const LostRanks& lost, bool partial) {
+  StageResult out;
+  out.index = index;
+  out.name = stage.name;
+  out.partial = partial;
+  for (std::uint32_t id = 0; id < stage.flows.size(); ++id) {
+    const Flow& f = stage.flows[id];
+    FlowResult fr{id, f, {}};
+    fr.directions.push_back(merge_direction(id, f.src, f.dst, reports, lost, partial));
+    if (f.bidirectional) fr.directions.push_back(merge_direction(id, f.dst, f.src, reports, lost, partial));
+    out.flows.push_back(std::move(fr));
+  }
+  return out;
+}
+
+nlohmann::json to_json(const DirectionResult& d) {
+  nlohmann::json j{{"from", d.from},       {"to", d.to},
+                   {"bytes", d.bytes},     {"seconds", d.seconds},
+                   {"gbps", d.gbps},       {"samples_gbps", d.samples_gbps},
+                   {"errors", d.errors},   {"mismatches", d.mismatches},
+                   {"status", to_string(d.status)}};
+  if (!d.reason.empty()) j["reason"] = d.reason;
+  return j;
+}
+
+nlohmann::json to_json(const StageResult& s) {
+  nlohmann::json flows = nlohmann::json::array();
+  for (const auto& f : s.flows) {
+    nlohmann::json dirs = nlohmann::json::array();
+    for (const auto& d : f.directions) dirs.push_back(to_json(d));
+    flows.push_back({{"id", f.id},
+                     {"src", f.flow.src},
+                     {"dst", f.flow.dst},
+                     {"bidirectional", f.flow.bidirectional},
+                     {"streams", f.flow.streams},
+                     {"directions", dirs}});
+  }
+  return {{"type", "stage"}, {"index", s.index}, {"name", s.name}, {"partial", s.partial}, {"flows", flows}};
+}
+
+StageResult stage_result_from_json(const nlohmann::json& j) {
+  StageResult s;
+  s.index = j.at("index").get<int>();
+  s.name = j.value("name", "");
+  s.partial = j.value("partial", false);
+  for (const auto& jf : j.at("flows")) {
+    FlowResult f;
+    f.id = jf.at("id").get<std::uint32_t>();
+    f.flow = {jf.at("src").get<int>(), jf.at("dst").get<int>(), jf.value("bidirectional", true),
+              jf.value("streams", 0)};
+    for (const auto& jd : jf.at("directions")) {
+      DirectionResult d;
+      d.from = jd.at("from").get<int>();
+      d.to = jd.at("to").get<int>();
+      d.bytes = jd.value("bytes", std::uint64_t{0});
+      d.seconds = jd.value("seconds", 0.0);
+      d.gbps = jd.value("gbps", 0.0);
+      d.samples_gbps = jd.value("samples_gbps", std::vector<double>{});
+      d.errors = jd.value("errors", std::uint64_t{0});
+      d.mismatches = jd.value("mismatches", std::uint64_t{0});
+      std::string st = jd.value("status", "ok");
+      d.status = st == "failed" ? DirectionStatus::kFailed
+                 : st == "interrupted" ? DirectionStatus::kInterrupted : DirectionStatus::kOk;
+      d.reason = jd.value("reason", "");
+      f.directions.push_back(std::move(d));
+    }
+    s.flows.push_back(std::move(f));
+  }
+  return s;
+}
+
+nlohmann::json to_json(const EndpointInfo& e) {
+  nlohmann::json j{{"host", e.host}, {"endpoint", e.endpoint}, {"address", e.address},
+                   {"link_layer", e.link_layer}, {"rate_gbps", e.rate_gbps}, {"gpu", e.gpu}};
+  if (e.port_guid) j["port_guid"] = fmt::format("0x{:016x}", e.port_guid);
+  if (e.lid) j["lid"] = e.lid;
+  return j;
+}
+
+EndpointInfo endpoint_from_json(const nlohmann::json& j) {
+  EndpointInfo e;
+  e.host = j.value("host", "");
+  e.endpoint = j.value("endpoint", "");
+  e.address = j.value("address", "");
+  e.link_layer = j.value("link_layer", "");
+  e.rate_gbps = j.value("rate_gbps", 0.0);
+  e.gpu = j.value("gpu", -1);
+  if (j.contains("port_guid")) e.port_guid = std::stoull(j.at("port_guid").get<std::string>(), nullptr, 16);
+  e.lid = j.value("lid", std::uint16_t{0});
+  return e;
+}
+
+nlohmann::json to_json(const SideReport& s) {
+  nlohmann::json j{{"flow", s.flow},       {"from", s.from},     {"to", s.to},
+                   {"rx", s.rx},           {"bytes", s.bytes},   {"seconds", s.seconds},
+                   {"samples_gbps", s.samples_gbps}, {"errors", s.errors},
+                   {"mismatches", s.mismatches}};
+  if (!s.failure.empty()) j["failure"] = s.failure;
+  return j;
+}
+
+SideReport side_report_from_json(const nlohmann::json& j) {
+  SideReport s;
+  s.flow = j.at("flow").get<std::uint32_t>();
+  s.from = j.at("from").get<int>();
+  s.to = j.at("to").get<int>();
+  s.rx = j.at("rx").get<bool>();
+  s.bytes = j.value("bytes", std::uint64_t{0});
+  s.seconds = j.value("seconds", 0.0);
+  s.samples_gbps = j.value("samples_gbps", std::vector<double>{});
+  s.errors = j.value("errors", std::uint64_t{0});
+  s.mismatches = j.value("mismatches", std::uint64_t{0});
+  s.failure = j.value("failure", "");
+  return s;
+}
+
+}  // namespace ibburn::burn

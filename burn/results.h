@@ -1,0 +1,86 @@
+#pragma once
+// What a stage measured, in the engine's words: per flow, per direction, the bytes, rate,
+// per-second samples, errors and (when it failed) why. Built from the reports the ranks send
+// to rank 0 (merge_stage) and written one line per stage to results.jsonl. Pure: no I/O.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "burn/plan.h"
+#include "burn/transport.h"
+
+namespace ibburn::burn {
+
+// One end's account of one direction of a flow ("tx" at the sender, "rx" at the receiver).
+struct SideReport {
+  std::uint32_t flow = 0;
+  int from = 0;  // sending rank
+  int to = 0;    // receiving rank
+  bool rx = false;
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  std::vector<double> samples_gbps;  // one per second of the stage
+  std::uint64_t errors = 0;
+  std::uint64_t mismatches = 0;
+  std::string failure;  // "" = none
+};
+
+// Everything one rank says about a stage.
+struct RankReport {
+  int rank = 0;
+  std::vector<SideReport> sides;
+};
+
+enum class DirectionStatus { kOk, kFailed, kInterrupted };
+const char* to_string(DirectionStatus s);
+
+struct DirectionResult {
+  int from = 0;
+  int to = 0;
+  std::uint64_t bytes = 0;  // as counted by the receiver when it reported, else the sender
+  double seconds = 0;
+  double gbps = 0;
+  std::vector<double> samples_gbps;
+  std::uint64_t errors = 0;
+  std::uint64_t mismatches = 0;
+  DirectionStatus status = DirectionStatus::kOk;
+  std::string reason;  // why it failed / was interrupted, naming the rank at fault
+};
+
+struct FlowResult {
+  std::uint32_t id = 0;
+  Flow flow;
+  std::vector<DirectionResult> directions;  // src->dst, then dst->src when bidirectional
+};
+
+struct StageResult {
+  int index = 0;  // 1-based
+  std::string name;
+  bool partial = false;  // cut short (interrupt, job abort): rates cover what ran
+  std::vector<FlowResult> flows;
+};
+
+// Ranks that will not report, and why ("rank 3 (node7) died: control connection closed").
+using LostRanks = std::map<int, std::string>;
+
+// Builds a stage's results from the ranks' reports. A direction with no report from either
+// end, or whose rank is lost, fails with the lost rank's reason; a failure either end saw
+// fails it too (the receiver's reason first). Rates come from the receiver's count.
+StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports,
+                        const LostRanks& lost, bool partial);
+
+nlohmann::json to_json(const DirectionResult& d);
+nlohmann::json to_json(const StageResult& s);
+nlohmann::json to_json(const EndpointInfo& e);
+nlohmann::json to_json(const SideReport& s);
+SideReport side_report_from_json(const nlohmann::json& j);
+EndpointInfo endpoint_from_json(const nlohmann::json& j);
+StageResult stage_result_from_json(const nlohmann::json& j);
+
+double gbps(std::uint64_t bytes, double seconds);
+
+}  // namespace ibburn::burn

@@ -1,0 +1,216 @@
+#include "burn/verdict.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace ibburn::burn {
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kSlow: return "slow";
+    case Verdict::kFailed: return "failed";
+    case Verdict::kSuspect: return "suspect";
+    case Verdict::kUnjudged: return "unjudged";
+    case Verdict::kInterrupted: return "interrupted";
+  }
+  return "?";
+}
+
+namespace {
+
+bool bad(Verdict v) { return v == Verdict::kSlow || v == Verdict::kFailed; }
+bool judged(Verdict v) { return v == Verdict::kPass || bad(v); }
+
+double endpoint_rate(const std::vector<EndpointInfo>& eps, int rank, const VerdictOptions& o) {
+  if (o.expect_gbps > 0) return o.expect_gbps;
+  return rank >= 0 && rank < static_cast<int>(eps.size()) ? eps[rank].rate_gbps : 0.0;
+}
+
+}  // namespace
+
+std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
+                                          const std::vector<EndpointInfo>& endpoints,
+                                          const VerdictOptions& o) {
+  std::map<int, int> sends, receives;
+  for (const auto& f : stage.flows)
+    for (const auto& d : f.directions) {
+      ++sends[d.from];
+      ++receives[d.to];
+    }
+  std::vector<DirectionVerdict> out;
+  for (const auto& f : stage.flows) {
+    for (const auto& d : f.directions) {
+      DirectionVerdict v{stage.index, f.id, d.from, d.to, d.gbps, 0, Verdict::kUnjudged, ""};
+      double a = endpoint_rate(endpoints, d.from, o) / sends[d.from];
+      double b = endpoint_rate(endpoints, d.to, o) / receives[d.to];
+      v.expected_gbps = a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
+      if (d.status == DirectionStatus::kFailed) {
+        v.verdict = Verdict::kFailed;
+        v.reason = d.reason;
+      } else if (d.status == DirectionStatus::kInterrupted) {
+        v.verdict = Verdict::kInterrupted;
+        v.reason = d.reason;
+      } else if (v.expected_gbps <= 0) {
+        v.verdict = Verdict::kUnjudged;
+        v.reason = "no expected rate (give --expect-gbps)";
+      } else if (d.gbps >= o.threshold * v.expected_gbps) {
+        v.verdict = Verdict::kPass;
+      } else {
+        v.verdict = Verdict::kSlow;
+        v.reason = fmt::format("{:.2f} Gb/s < {:.0f}% of {:.2f} Gb/s", d.gbps, o.threshold * 100, v.expected_gbps);
+      }
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions,
+                                             int ranks, const LostRanks& lost) {
+  std::vector<EndpointVerdict> out(ranks);
+  for (int r = 0; r < ranks; ++r) out[r].rank = r;
+  bool any_interrupted = false;
+  for (const auto& d : directions) {
+    for (int r : {d.from, d.to}) {
+      if (r < 0 || r >= ranks) continue;
+      auto& e = out[r];
+      if (d.verdict == Verdict::kInterrupted) any_interrupted = true;
+      if (!judged(d.verdict)) continue;
+      ++e.directions;
+      e.bad += bad(d.verdict);
+      double& m = r == d.from ? e.min_tx_gbps : e.min_rx_gbps;
+      m = m < 0 ? d.gbps : std::min(m, d.gbps);
+    }
+  }
+  // First pass: endpoints that are bad on their own (lost, or every direction bad).
+  std::set<int> bad_on_own;
+  for (auto& e : out) {
+    if (auto it = lost.find(e.rank); it != lost.end()) {
+      e.verdict = Verdict::kFailed;
+      e.reason = it->second;
+      bad_on_own.insert(e.rank);
+    } else if (e.directions > 0 && e.bad == e.directions) {
+      bool failed = false;
+      for (const auto& d : directions)
+        if ((d.from == e.rank || d.to == e.rank) && d.verdict == Verdict::kFailed) failed = true;
+      e.verdict = failed ? Verdict::kFailed : Verdict::kSlow;
+      e.reason = fmt::format("all {} measured directions {}", e.directions, failed ? "slow or failed" : "slow");
+      bad_on_own.insert(e.rank);
+    }
+  }
+  // Second pass: the rest pass unless a bad direction is not explained by a bad peer.
+  for (auto& e : out) {
+    if (bad_on_own.count(e.rank)) continue;
+    if (e.directions == 0) {
+      e.verdict = any_interrupted ? Verdict::kInterrupted : Verdict::kUnjudged;
+      continue;
+    }
+    std::vector<std::string> unexplained;
+    for (const auto& d : directions) {
+      if (!bad(d.verdict) || (d.from != e.rank && d.to != e.rank)) continue;
+      int peer = d.from == e.rank ? d.to : d.from;
+      if (!bad_on_own.count(peer))
+        unexplained.push_back(fmt::format("stage {} {}->{} {}", d.stage, d.from, d.to, to_string(d.verdict)));
+    }
+    if (unexplained.empty()) {
+      e.verdict = Verdict::kPass;
+    } else {
+      e.verdict = Verdict::kSuspect;
+      std::string joined;
+      for (const auto& u : unexplained) joined += (joined.empty() ? "" : ", ") + u;
+      e.reason = "bad directions with healthy peers: " + joined;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+PortRef endpoint_ref(const std::vector<EndpointInfo>& eps, int rank) {
+  if (rank < 0 || rank >= static_cast<int>(eps.size())) return {fmt::format("rank {}", rank), 0};
+  const auto& e = eps[rank];
+  return {fmt::format("rank {} {}:{}", rank, e.host, e.endpoint), 0};
+}
+
+}  // namespace
+
+Summary make_summary(const SummaryInput& in) {
+  std::vector<DirectionVerdict> dirs;
+  for (const auto& s : in.stages) {
+    auto v = judge_stage(s, in.endpoints, in.options);
+    dirs.insert(dirs.end(), v.begin(), v.end());
+  }
+  const int ranks = static_cast<int>(in.endpoints.size());
+  auto eps = judge_endpoints(dirs, ranks, in.lost);
+
+  Summary out;
+  std::map<std::string, int> counts;
+  nlohmann::json jflows = nlohmann::json::array();
+  for (const auto& d : dirs) {
+    ++counts[to_string(d.verdict)];
+    nlohmann::json j{{"stage", d.stage}, {"flow", d.flow}, {"from", d.from}, {"to", d.to},
+                     {"gbps", d.gbps}, {"expected_gbps", d.expected_gbps}, {"verdict", to_string(d.verdict)}};
+    if (!d.reason.empty()) j["reason"] = d.reason;
+    jflows.push_back(j);
+    if (bad(d.verdict)) {
+      Finding f;
+      f.kind = d.verdict == Verdict::kSlow ? "slow_flow" : "failed_flow";
+      f.severity = Severity::Error;
+      f.message = fmt::format("stage {} flow {}: rank {} -> rank {}: {}", d.stage, d.flow, d.from, d.to, d.reason);
+      f.ports = {endpoint_ref(in.endpoints, d.from), endpoint_ref(in.endpoints, d.to)};
+      f.details = j;
+      out.findings.push_back(std::move(f));
+    }
+  }
+  nlohmann::json jeps = nlohmann::json::array();
+  for (const auto& e : eps) {
+    nlohmann::json j{{"rank", e.rank}, {"verdict", to_string(e.verdict)}, {"directions", e.directions},
+                     {"bad", e.bad}};
+    if (e.rank < static_cast<int>(in.endpoints.size())) {
+      j["host"] = in.endpoints[e.rank].host;
+      j["endpoint"] = in.endpoints[e.rank].endpoint;
+    }
+    if (e.min_tx_gbps >= 0) j["min_tx_gbps"] = e.min_tx_gbps;
+    if (e.min_rx_gbps >= 0) j["min_rx_gbps"] = e.min_rx_gbps;
+    if (!e.reason.empty()) j["reason"] = e.reason;
+    jeps.push_back(j);
+    if (e.verdict == Verdict::kSlow || e.verdict == Verdict::kFailed || e.verdict == Verdict::kSuspect) {
+      Finding f;
+      f.kind = in.lost.count(e.rank) ? "lost_rank" : std::string(to_string(e.verdict)) + "_endpoint";
+      f.severity = e.verdict == Verdict::kSuspect ? Severity::Warning : Severity::Error;
+      f.message = fmt::format("rank {}: {}", e.rank, e.reason);
+      f.ports = {endpoint_ref(in.endpoints, e.rank)};
+      f.details = j;
+      out.findings.push_back(std::move(f));
+    }
+  }
+  nlohmann::json jlost = nlohmann::json::array();
+  for (const auto& [rank, reason] : in.lost) {
+    nlohmann::json j{{"rank", rank}, {"reason", reason}};
+    if (rank < static_cast<int>(in.endpoints.size())) {
+      j["host"] = in.endpoints[rank].host;
+      j["endpoint"] = in.endpoints[rank].endpoint;
+    }
+    jlost.push_back(j);
+  }
+  out.pass = out.findings.empty();
+  out.json = {{"transport", in.transport},
+              {"complete", in.complete},
+              {"interrupted", in.interrupted},
+              {"stages_planned", in.stages_planned},
+              {"stages_run", in.stages.size()},
+              {"threshold", in.options.threshold},
+              {"expect_gbps", in.options.expect_gbps},
+              {"verdict", out.pass ? "pass" : "fail"},
+              {"counts", counts},
+              {"lost_ranks", jlost},
+              {"endpoints", jeps},
+              {"flows", jflows}};
+  return out;
+}
+
+}  // namespace ibburn::burn

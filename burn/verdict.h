@@ -1,0 +1,78 @@
+#pragma once
+// Verdicts: is each measured direction, flow and endpoint good enough? Pure logic on the
+// merged stage results, so it is unit-tested with plain data.
+//
+// Expected rate of a direction from A to B in a stage: A's rate shared by the directions A
+// sends in that stage, and B's rate shared by those B receives; the smaller of the two.
+// An endpoint's rate is --expect-gbps when given, else its port's rate (0 = unknown, and
+// directions with no known rate are "unjudged"). A direction passes at >= threshold x expected.
+//
+// Endpoints: a lost rank fails; an endpoint whose every judged direction is bad is "slow"
+// (or "failed" when one of them failed); one with some bad directions that a bad peer does not
+// explain is "suspect"; otherwise it passes. So with one-to-one rounds a single slow host
+// stands out, while with `pairs` both ends of a slow flow are named (nothing tells them apart).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "burn/results.h"
+#include "common/finding.h"
+
+namespace ibburn::burn {
+
+enum class Verdict { kPass, kSlow, kFailed, kSuspect, kUnjudged, kInterrupted };
+const char* to_string(Verdict v);
+
+struct VerdictOptions {
+  double threshold = 0.9;    // fraction of the expected rate a direction must reach
+  double expect_gbps = 0;    // per endpoint; 0 = each port's own rate
+};
+
+struct DirectionVerdict {
+  int stage = 0;
+  std::uint32_t flow = 0;
+  int from = 0;
+  int to = 0;
+  double gbps = 0;
+  double expected_gbps = 0;
+  Verdict verdict = Verdict::kUnjudged;
+  std::string reason;
+};
+
+struct EndpointVerdict {
+  int rank = 0;
+  Verdict verdict = Verdict::kUnjudged;
+  std::string reason;
+  int directions = 0;  // judged directions it took part in
+  int bad = 0;         // of those, slow or failed
+  double min_tx_gbps = -1;  // -1 = never sent
+  double min_rx_gbps = -1;
+};
+
+std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
+                                          const std::vector<EndpointInfo>& endpoints,
+                                          const VerdictOptions& o);
+std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions,
+                                             int ranks, const LostRanks& lost);
+
+struct SummaryInput {
+  std::string transport;
+  int stages_planned = 0;
+  bool complete = false;     // every stage ran to its end
+  bool interrupted = false;  // Ctrl-C / SIGTERM (the job may have been aborted by MPI)
+  std::vector<StageResult> stages;
+  std::vector<EndpointInfo> endpoints;  // index = rank
+  LostRanks lost;
+  VerdictOptions options;
+};
+
+struct Summary {
+  nlohmann::json json;
+  std::vector<Finding> findings;  // slow/failed flows and endpoints, lost ranks
+  bool pass = true;               // no finding
+};
+
+Summary make_summary(const SummaryInput& in);
+
+}  // namespace ibburn::burn

@@ -1,0 +1,76 @@
+// Four "hosts" as network namespaces on one bridge, one rank in each (--netns), and a tc rate
+// limit on host 1's link: host 1's flows must be flagged slow and everything else pass.
+// The addresses are private and live only inside the namespaces this test creates.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "burn_run.h"
+
+using namespace burntest;
+using nlohmann::json;
+
+namespace {
+
+int sh(const std::string& cmd) { return std::system((cmd + " >/dev/null 2>&1").c_str()); }
+
+class BurnNetns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (auto why = skip_reason(); !why.empty()) GTEST_SKIP() << why;
+    if (geteuid() != 0) GTEST_SKIP() << "needs root for network namespaces";
+    if (sh("command -v ip && command -v tc") != 0) GTEST_SKIP() << "ip/tc not installed";
+    prefix_ = "ibbt" + std::to_string(getpid());
+    subnet_ = "10.231." + std::to_string(getpid() % 250) + ".";
+    if (sh("ip netns add " + ns("br")) != 0) GTEST_SKIP() << "no network namespace support";
+    created_ = true;
+    dir_ = make_temp_dir();
+    ASSERT_EQ(sh("ip -n " + ns("br") + " link add br0 type bridge && ip -n " + ns("br") + " link set br0 up"), 0);
+    for (int i = 0; i < 4; ++i) {
+      const std::string n = ns(std::to_string(i));
+      ASSERT_EQ(sh("ip netns add " + n), 0);
+      ASSERT_EQ(sh("ip -n " + n + " link add eth0 type veth peer name p" + std::to_string(i) + " netns " + ns("br")), 0);
+      ASSERT_EQ(sh("ip -n " + n + " addr add " + addr(i) + "/24 dev eth0 && ip -n " + n + " link set eth0 up && ip -n " +
+                   n + " link set lo up"), 0);
+      ASSERT_EQ(sh("ip -n " + ns("br") + " link set p" + std::to_string(i) + " master br0 && ip -n " + ns("br") +
+                   " link set p" + std::to_string(i) + " up"), 0);
+    }
+    // Host 1's link, both ways: its own egress, and the bridge's egress towards it.
+    const std::string tbf = " root tbf rate 20mbit burst 32kbit latency 100ms";
+    ASSERT_EQ(sh("ip netns exec " + ns("1") + " tc qdisc add dev eth0" + tbf), 0);
+    ASSERT_EQ(sh("ip netns exec " + ns("br") + " tc qdisc add dev p1" + tbf), 0);
+  }
+  void TearDown() override {
+    if (!created_) return;
+    for (const char* n : {"0", "1", "2", "3", "br"}) sh("ip netns del " + ns(n));
+  }
+  std::string ns(const std::string& s) const { return prefix_ + s; }
+  std::string addr(int i) const { return subnet_ + std::to_string(i + 1); }
+
+  std::string prefix_, subnet_, dir_;
+  bool created_ = false;
+};
+
+}  // namespace
+
+TEST_F(BurnNetns, RateLimitedHostIsFlaggedSlowOthersPass) {
+  std::string args = "--pattern one-to-one --duration 2s --streams 2 --expect-gbps 0.2 --quiet --netns " +
+                     ns("0") + "," + ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) +
+                     "," + addr(2) + "," + addr(3);
+  int rc = run_burn(4, args, dir_);
+  std::string log = read_text(dir_ + "/mpirun.log");
+  EXPECT_EQ(rc, 1) << log;
+  json s = read_json(dir_ + "/summary.json");
+  const auto& e = s.at("endpoints");
+  ASSERT_EQ(e.size(), 4u) << s.dump(2);
+  EXPECT_EQ(e[1].at("verdict"), "slow") << s.dump(2);
+  EXPECT_EQ(e[1].at("endpoint"), addr(1));
+  for (int r : {0, 2, 3}) EXPECT_EQ(e[r].at("verdict"), "pass") << s.dump(2);
+  for (const auto& f : s.at("flows")) {
+    bool touches_1 = f.at("from") == 1 || f.at("to") == 1;
+    EXPECT_EQ(f.at("verdict"), touches_1 ? "slow" : "pass") << f.dump();
+  }
+  EXPECT_TRUE(s.at("lost_ranks").empty());
+}

@@ -1,0 +1,151 @@
+#include <gtest/gtest.h>
+
+#include "burn/verdict.h"
+
+using namespace ibburn;
+using namespace ibburn::burn;
+
+namespace {
+
+DirectionResult dir(int from, int to, double gbps, DirectionStatus st = DirectionStatus::kOk) {
+  DirectionResult d;
+  d.from = from;
+  d.to = to;
+  d.gbps = gbps;
+  d.seconds = 1;
+  d.status = st;
+  if (st == DirectionStatus::kFailed) d.reason = "peer closed";
+  return d;
+}
+
+StageResult stage(int index, std::vector<std::vector<DirectionResult>> flows) {
+  StageResult s;
+  s.index = index;
+  std::uint32_t id = 0;
+  for (auto& dirs : flows) {
+    FlowResult f;
+    f.id = id++;
+    f.flow = {dirs[0].from, dirs[0].to, dirs.size() > 1, 1};
+    f.directions = std::move(dirs);
+    s.flows.push_back(std::move(f));
+  }
+  return s;
+}
+
+std::vector<EndpointInfo> eps(int n, double rate) {
+  std::vector<EndpointInfo> v(n);
+  for (int i = 0; i < n; ++i) {
+    v[i].host = "h" + std::to_string(i);
+    v[i].endpoint = "eth0";
+    v[i].rate_gbps = rate;
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST(Verdict, ThresholdAgainstPortRate) {
+  auto v = judge_stage(stage(1, {{dir(0, 1, 370)}, {dir(2, 3, 350)}}), eps(4, 400), {0.9, 0});
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].verdict, Verdict::kPass);
+  EXPECT_DOUBLE_EQ(v[0].expected_gbps, 400);
+  EXPECT_EQ(v[1].verdict, Verdict::kSlow);
+  EXPECT_NE(v[1].reason.find("350.00 Gb/s < 90% of 400.00"), std::string::npos) << v[1].reason;
+}
+
+TEST(Verdict, ExpectGbpsOverridesAndUnknownRateIsUnjudged) {
+  auto v = judge_stage(stage(1, {{dir(0, 1, 9)}}), eps(2, 0), {0.9, 10});
+  EXPECT_EQ(v[0].verdict, Verdict::kPass);
+  v = judge_stage(stage(1, {{dir(0, 1, 9)}}), eps(2, 0), {0.9, 0});
+  EXPECT_EQ(v[0].verdict, Verdict::kUnjudged);
+}
+
+TEST(Verdict, ExpectedRateIsSharedWhenAnEndpointSendsSeveralFlows) {
+  // Rank 0 sends to 1 and 2 at once: each direction may expect half of its port.
+  auto v = judge_stage(stage(1, {{dir(0, 1, 46)}, {dir(0, 2, 40)}}), eps(3, 100), {0.9, 0});
+  EXPECT_DOUBLE_EQ(v[0].expected_gbps, 50);
+  EXPECT_EQ(v[0].verdict, Verdict::kPass);
+  EXPECT_EQ(v[1].verdict, Verdict::kSlow);
+}
+
+TEST(Verdict, FailedAndInterruptedAreNotJudgedByRate) {
+  auto v = judge_stage(stage(1, {{dir(0, 1, 999, DirectionStatus::kFailed)}, {dir(2, 3, 1, DirectionStatus::kInterrupted)}}),
+                       eps(4, 400), {0.9, 0});
+  EXPECT_EQ(v[0].verdict, Verdict::kFailed);
+  EXPECT_EQ(v[0].reason, "peer closed");
+  EXPECT_EQ(v[1].verdict, Verdict::kInterrupted);
+}
+
+TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
+  // 4 ranks, one-to-one rounds; everything touching rank 1 is slow.
+  std::vector<StageResult> stages{
+      stage(1, {{dir(0, 1, 1), dir(1, 0, 1)}, {dir(2, 3, 10), dir(3, 2, 10)}}),
+      stage(2, {{dir(0, 2, 10), dir(2, 0, 10)}, {dir(1, 3, 1), dir(3, 1, 1)}}),
+      stage(3, {{dir(0, 3, 10), dir(3, 0, 10)}, {dir(1, 2, 1), dir(2, 1, 1)}})};
+  SummaryInput in;
+  in.stages = stages;
+  in.stages_planned = 3;
+  in.complete = true;
+  in.endpoints = eps(4, 0);
+  in.options = {0.9, 10};
+  Summary s = make_summary(in);
+  EXPECT_FALSE(s.pass);
+  const auto& e = s.json.at("endpoints");
+  EXPECT_EQ(e[0].at("verdict"), "pass");
+  EXPECT_EQ(e[1].at("verdict"), "slow");
+  EXPECT_EQ(e[2].at("verdict"), "pass");
+  EXPECT_EQ(e[3].at("verdict"), "pass");
+  EXPECT_EQ(s.json.at("counts").at("slow"), 6);
+  EXPECT_EQ(s.json.at("counts").at("pass"), 6);
+  int slow_endpoints = 0;
+  for (const auto& f : s.findings) slow_endpoints += f.kind == "slow_endpoint";
+  EXPECT_EQ(slow_endpoints, 1);
+}
+
+TEST(Verdict, UnexplainedBadDirectionMakesSuspect) {
+  // Rank 0 is slow towards 1 only; 1 is fine with 2: neither is bad everywhere.
+  std::vector<DirectionVerdict> d{
+      {1, 0, 0, 1, 1, 10, Verdict::kSlow, "slow"},
+      {1, 1, 2, 3, 10, 10, Verdict::kPass, ""},
+      {1, 2, 0, 3, 10, 10, Verdict::kPass, ""},
+      {1, 3, 1, 2, 10, 10, Verdict::kPass, ""}};
+  auto e = judge_endpoints(d, 4, {});
+  EXPECT_EQ(e[0].verdict, Verdict::kSuspect);
+  EXPECT_EQ(e[1].verdict, Verdict::kSuspect);
+  EXPECT_EQ(e[2].verdict, Verdict::kPass);
+  EXPECT_EQ(e[3].verdict, Verdict::kPass);
+  EXPECT_DOUBLE_EQ(e[0].min_tx_gbps, 1);
+  EXPECT_DOUBLE_EQ(e[1].min_rx_gbps, 1);
+}
+
+TEST(Verdict, LostRankIsNamedAndItsPeersAreNotBlamed) {
+  StageResult st = stage(1, {{dir(0, 1, 0, DirectionStatus::kFailed)}, {dir(2, 3, 10)}, {dir(1, 2, 0, DirectionStatus::kFailed)}, {dir(3, 0, 10)}});
+  SummaryInput in;
+  in.stages = {st};
+  in.endpoints = eps(4, 10);
+  in.lost = {{1, "rank 1 (h1 eth0): control connection closed"}};
+  in.options = {0.9, 0};
+  Summary s = make_summary(in);
+  EXPECT_FALSE(s.pass);
+  ASSERT_EQ(s.json.at("lost_ranks").size(), 1u);
+  EXPECT_EQ(s.json.at("lost_ranks")[0].at("rank"), 1);
+  EXPECT_EQ(s.json.at("lost_ranks")[0].at("host"), "h1");
+  const auto& e = s.json.at("endpoints");
+  EXPECT_EQ(e[1].at("verdict"), "failed");
+  EXPECT_EQ(e[0].at("verdict"), "pass");
+  EXPECT_EQ(e[2].at("verdict"), "pass");
+  bool named = false;
+  for (const auto& f : s.findings) named |= f.kind == "lost_rank" && f.message.find("rank 1 (h1 eth0)") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+TEST(Verdict, AllPassIsPass) {
+  SummaryInput in;
+  in.stages = {stage(1, {{dir(0, 1, 10), dir(1, 0, 10)}})};
+  in.endpoints = eps(2, 10);
+  in.complete = true;
+  Summary s = make_summary(in);
+  EXPECT_TRUE(s.pass);
+  EXPECT_EQ(s.json.at("verdict"), "pass");
+  EXPECT_TRUE(s.findings.empty());
+}
