@@ -56,6 +56,12 @@ NodeId Fabric::add_node(NodeType type, uint64_t guid, std::string description, i
   return id;
 }
 
+void Fabric::reserve(size_t n) {
+  nodes_.reserve(n);
+  by_guid_.reserve(n);
+  by_name_.reserve(n);
+}
+
 std::optional<NodeId> Fabric::find_guid(uint64_t guid) const {
   auto it = by_guid_.find(guid);
   if (it == by_guid_.end()) return std::nullopt;

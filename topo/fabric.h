@@ -85,6 +85,8 @@ class Fabric {
   Node& node(NodeId id) { return nodes_.at(id); }
   const Node& node(NodeId id) const { return nodes_.at(id); }
   size_t size() const { return nodes_.size(); }
+  // Room for `n` nodes, so loaders of large fabrics do not rehash as they go.
+  void reserve(size_t n);
 
   std::optional<NodeId> find_guid(uint64_t guid) const;
   std::optional<NodeId> find_name(const std::string& name) const;  // name, then description

@@ -22,9 +22,21 @@ constexpr auto npos = std::string_view::npos;
 
 // A port line names its peer by node id; the peer's record may come later in the file, so
 // links are resolved once every record is read.
+// A node id: ibnetdiscover's "S-/H-/R-<guid>" (kept as a number: hashing 70k of them as
+// strings dominated large loads) or any other string (ibsim netfiles).
+struct NodeRef {
+  int kind = -1;  // 0, 1, 2 for S-, H-, R-; -1 for another string
+  uint64_t guid = 0;
+  std::string_view text;
+};
+
+NodeType type_of_kind(int kind) {
+  return kind == 0 ? NodeType::Switch : kind == 1 ? NodeType::CA : NodeType::Router;
+}
+
 struct PendingLink {
   PortEnd local;
-  std::string_view remote_id;
+  NodeRef remote;
   int remote_port = 0;
   std::optional<uint64_t> remote_port_guid;
   uint16_t remote_lid = 0;  // 0 = not given (LID 0 is never assigned)
@@ -48,6 +60,11 @@ class PlainParser {
         ledger_(origin, [this](PortEnd e) { return port_label(e); }) {}
 
   Fabric run() {
+    // Records are rarely shorter than 250 bytes; reserving avoids rehashing large dumps.
+    size_t estimate = text_.size() / 250 + 16;
+    fabric_.reserve(estimate);
+    for (auto& m : by_guid_id_) m.reserve(estimate);
+    pending_.reserve(estimate * 2);
     scan::LineReader reader(text_);
     std::string_view raw;
     while (reader.next(raw)) {
@@ -171,12 +188,14 @@ class PlainParser {
       fail(line_, "unexpected " + quote(rest) + " after the node id");
     }
 
-    uint64_t guid = node_guid(type, id);
-    auto [it, fresh] = by_id_.emplace(id, static_cast<NodeId>(fabric_.size()));
-    if (!fresh)
+    NodeRef ref = node_ref(id, "node id");
+    uint64_t guid = node_guid(type, ref);
+    if (std::optional<NodeId> first = find(ref))
       fail(line_, "node \"" + std::string(id) + "\" has a second record (the first is at line " +
-                      std::to_string(record_line_[it->second]) + ")");
+                      std::to_string(record_line_[*first]) + ")");
     NodeId nid = fabric_.add_node(type, guid, std::string(desc), static_cast<int>(*nports));
+    if (ref.kind >= 0) by_guid_id_[ref.kind].emplace(ref.guid, nid);
+    else by_id_.emplace(id, nid);
     Node& node = fabric_.node(nid);
     node.sysimg_guid = sysimg_.value_or(0);
     node.vendor_id = vendid_.value_or(0);
@@ -202,28 +221,34 @@ class PlainParser {
     return true;
   }
 
+  NodeRef node_ref(std::string_view id, const char* what) {
+    NodeRef ref;
+    ref.text = id;
+    if (id.size() > 2 && id[1] == '-' && (id[0] == 'S' || id[0] == 'H' || id[0] == 'R')) {
+      auto g = scan::parse_hex64(id.substr(2));
+      if (!g) fail(line_, scan::bad_guid_reason(what, id));
+      ref.kind = id[0] == 'S' ? 0 : id[0] == 'H' ? 1 : 2;
+      ref.guid = *g;
+    }
+    return ref;
+  }
+
   // The GUID comes from an id of the form S-/H-/R-<hex> (ibnetdiscover) and/or from the
   // switchguid=/caguid=/rtguid= line before the record (ibsim netfiles); both must agree.
-  uint64_t node_guid(NodeType type, std::string_view id) {
-    std::optional<uint64_t> from_id;
-    if (id.size() > 2 && id[1] == '-' && (id[0] == 'S' || id[0] == 'H' || id[0] == 'R')) {
-      from_id = scan::parse_hex64(id.substr(2));
-      if (!from_id) fail(line_, scan::bad_guid_reason("node id", id));
-      NodeType named = id[0] == 'S' ? NodeType::Switch : id[0] == 'H' ? NodeType::CA : NodeType::Router;
-      if (named != type)
-        fail(line_, "node id \"" + std::string(id) + "\" names a " + to_string(named) +
-                        " but the record is a " + to_string(type));
-    }
+  uint64_t node_guid(NodeType type, const NodeRef& ref) {
+    std::string id(ref.text);
+    if (ref.kind >= 0 && type_of_kind(ref.kind) != type)
+      fail(line_, "node id \"" + id + "\" names a " + to_string(type_of_kind(ref.kind)) +
+                      " but the record is a " + to_string(type));
     if (guid_ && guid_type_ != type)
       fail(line_, "the " + std::string(guid_key_) + "= line at line " + std::to_string(guid_line_) +
                       " does not belong to a " + to_string(type) + " record");
-    if (from_id && guid_ && *from_id != *guid_)
-      fail(line_, "node id \"" + std::string(id) + "\" disagrees with " + std::string(guid_key_) +
-                      "=0x" + scan::hex(*guid_) + " at line " + std::to_string(guid_line_));
-    if (from_id) return *from_id;
+    if (ref.kind >= 0 && guid_ && ref.guid != *guid_)
+      fail(line_, "node id \"" + id + "\" disagrees with " + std::string(guid_key_) + "=0x" +
+                      scan::hex(*guid_) + " at line " + std::to_string(guid_line_));
+    if (ref.kind >= 0) return ref.guid;
     if (guid_) return *guid_;
-    fail(line_, "node \"" + std::string(id) +
-                    "\" has no GUID: neither an S-/H-/R-<guid> id nor a guid= line before it");
+    fail(line_, "node \"" + id + "\" has no GUID: neither an S-/H-/R-<guid> id nor a guid= line before it");
   }
 
   // "lid N" and "lmc N" pairs anywhere in `s`.
@@ -307,7 +332,7 @@ class PlainParser {
     if (s.empty() || s.front() != '"') fail(line_, "expected the linked node's \"id\" after the port number");
     size_t q = s.find('"', 1);
     if (q == npos) fail(line_, "unclosed quote in the linked node's id");
-    link.remote_id = s.substr(1, q - 1);
+    link.remote = node_ref(s.substr(1, q - 1), "linked node id");
     s.remove_prefix(q + 1);
     if (s.empty() || s.front() != '[') fail(line_, "expected [port] after the linked node's id");
     link.remote_port = bracket_port(s, "linked port");
@@ -364,18 +389,28 @@ class PlainParser {
     return out;
   }
 
+  std::optional<NodeId> find(const NodeRef& ref) const {
+    if (ref.kind >= 0) {
+      auto it = by_guid_id_[ref.kind].find(ref.guid);
+      if (it != by_guid_id_[ref.kind].end()) return it->second;
+    } else if (auto it = by_id_.find(ref.text); it != by_id_.end()) {
+      return it->second;
+    }
+    return std::nullopt;
+  }
+
   void resolve_links() {
     for (const PendingLink& l : pending_) {
-      auto it = by_id_.find(l.remote_id);
-      if (it == by_id_.end()) {
+      std::optional<NodeId> found = find(l.remote);
+      if (!found) {
         std::string desc = l.remote_desc.empty() ? "" : " (" + quote(l.remote_desc) + ")";
-        fail(l.line, "node \"" + std::string(l.remote_id) + "\"" + desc +
+        fail(l.line, "node \"" + std::string(l.remote.text) + "\"" + desc +
                          " is linked from here but has no record of its own: the dump is truncated or edited");
       }
-      NodeId rid = it->second;
+      NodeId rid = *found;
       Node& remote = fabric_.node(rid);
       if (l.remote_port > remote.num_ports)
-        fail(l.line, "port " + std::to_string(l.remote_port) + " of node \"" + std::string(l.remote_id) +
+        fail(l.line, "port " + std::to_string(l.remote_port) + " of node \"" + std::string(l.remote.text) +
                          "\" does not exist: its record at line " + std::to_string(record_line_[rid]) +
                          " declares " + std::to_string(remote.num_ports) + " ports");
       PortEnd b{rid, l.remote_port};
@@ -409,6 +444,7 @@ class PlainParser {
   std::string_view guid_key_;
   int guid_line_ = 0;
   // Per node: its id in the file, the line of its record, and which line listed each port.
+  std::unordered_map<uint64_t, NodeId> by_guid_id_[3];
   std::unordered_map<std::string_view, NodeId> by_id_;
   std::vector<std::string_view> ids_;
   std::vector<int> record_line_;

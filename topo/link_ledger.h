@@ -3,7 +3,7 @@
 // so that a line contradicting an earlier one gets an error naming both lines.
 #include <functional>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include "topo/fabric.h"
 
@@ -19,10 +19,10 @@ class LinkLedger {
   void link(Fabric& fabric, PortEnd a, PortEnd b, int line);
 
  private:
-  static uint64_t key(PortEnd e) { return (static_cast<uint64_t>(e.node) << 16) | static_cast<uint16_t>(e.port); }
+  int& line_of(PortEnd e);
   std::string origin_;
   PortNamer namer_;
-  std::unordered_map<uint64_t, int> line_of_;
+  std::vector<std::vector<int>> line_of_;  // [node][port]: the line that linked the port
 };
 
 }  // namespace ibburn::topo
