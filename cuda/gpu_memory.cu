@@ -63,13 +63,22 @@ DeviceBuffer::DeviceBuffer(int gpu, size_t bytes) : gpu_(gpu), size_(bytes) {
   use(gpu);
   allocated_ = (bytes + kGranularity - 1) / kGranularity * kGranularity;
   check(cudaMalloc(&data_, allocated_), "cudaMalloc of " + std::to_string(allocated_) + " bytes");
-  check(cudaMemset(data_, 0, allocated_), "cudaMemset");
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  try {
+    // Verification runs at every immediate: allocate its counter once, not per check.
+    check(cudaMalloc(&mismatch_counter_, sizeof(unsigned long long)), "cudaMalloc");
+    check(cudaMemset(data_, 0, allocated_), "cudaMemset");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  } catch (...) {
+    cudaFree(mismatch_counter_);
+    cudaFree(data_);
+    throw;
+  }
 }
 
 DeviceBuffer::~DeviceBuffer() {
   if (data_ != nullptr) {
     cudaSetDevice(gpu_);
+    cudaFree(mismatch_counter_);
     cudaFree(data_);
   }
 }
@@ -85,17 +94,14 @@ void DeviceBuffer::fill_pattern(size_t offset, size_t bytes, uint32_t flow, uint
 uint64_t DeviceBuffer::count_mismatches(size_t offset, size_t bytes, uint32_t flow,
                                         uint64_t seq) const {
   use(gpu_);
-  unsigned long long* bad = nullptr;
-  check(cudaMalloc(&bad, sizeof *bad), "cudaMalloc");
+  auto* bad = static_cast<unsigned long long*>(mismatch_counter_);
   check(cudaMemset(bad, 0, sizeof *bad), "cudaMemset");
   const size_t n = bytes / 8;
   mismatch_kernel<<<blocks_for(n), kThreads>>>(static_cast<const uint64_t*>(data_) + offset / 8, n,
                                                flow, seq, bad);
+  check(cudaGetLastError(), "pattern verify kernel launch");
   unsigned long long result = 0;
-  cudaError_t rc = cudaGetLastError();
-  if (rc == cudaSuccess) rc = cudaMemcpy(&result, bad, sizeof result, cudaMemcpyDeviceToHost);
-  cudaFree(bad);
-  check(rc, "pattern verify kernel");
+  check(cudaMemcpy(&result, bad, sizeof result, cudaMemcpyDeviceToHost), "pattern verify kernel");
   return result;
 }
 

@@ -43,6 +43,7 @@ class DeviceBuffer {
   size_t size_;
   size_t allocated_ = 0;
   void* data_ = nullptr;
+  void* mismatch_counter_ = nullptr;  // device word the verify kernel adds into
 };
 
 }  // namespace ibburn::cuda

@@ -1,5 +1,7 @@
 // The verbs Transport: binds a rank to one HCA port, then creates one VerbsConnection per
 // flow end, all sharing the port's context and protection domain.
+#include <arpa/inet.h>
+
 #include <iostream>
 
 #include "burn/verbs/verbs_connection.h"
@@ -54,6 +56,11 @@ class VerbsTransport final : public Transport {
     e.port_guid = p.port_guid;
     e.lid = p.lid;
     e.link_layer = p.roce ? "Ethernet" : "InfiniBand";
+    // RoCE ports are reached by GID (an IPv6 address, or IPv4-mapped for RoCE v2).
+    if (p.roce) {
+      char text[INET6_ADDRSTRLEN] = {};
+      if (::inet_ntop(AF_INET6, p.gid.raw, text, sizeof text) != nullptr) e.address = text;
+    }
     e.rate_gbps = p.rate_gbps;
     e.gpu = options_.gpu;
     return e;

@@ -119,6 +119,7 @@ TEST(VerbsTransport, RoceAddressesByGid) {
                   SoftPort{.lid = 2, .roce = true, .active_mtu = IBV_MTU_4096});
   EXPECT_EQ(p.ta->local_endpoint().link_layer, "Ethernet");
   EXPECT_EQ(p.ta->local_endpoint().lid, 0);
+  EXPECT_EQ(p.ta->local_endpoint().address, "fe80::2:c903:0:1");  // the port's GID
   Flow f = one_way(p);
   for (const SoftQpStats& q : p.hca.qp_stats("soft0")) {
     EXPECT_TRUE(q.global);
@@ -235,6 +236,7 @@ TEST(VerbsTransport, EndpointDescribesTheBoundPort) {
   EXPECT_EQ(e.link_layer, "InfiniBand");
   EXPECT_DOUBLE_EQ(e.rate_gbps, 400.0);
   EXPECT_EQ(e.gpu, -1);
+  EXPECT_EQ(e.address, "");  // InfiniBand: the LID is the address
   EXPECT_EQ(p.ta->name(), "verbs");
 }
 

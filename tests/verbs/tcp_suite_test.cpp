@@ -1,0 +1,30 @@
+// The shared transport suite on the TCP transport over loopback: every backend passes the
+// same tests (tests/verbs/transport_suite.h).
+#include "burn/tcp_transport.h"
+#include "tests/verbs/transport_suite.h"
+
+namespace ibburn::testing {
+namespace {
+
+class LoopbackTcpPair : public TransportPair {
+ public:
+  explicit LoopbackTcpPair(burn::TransportOptions o) {
+    o.bind = "127.0.0.1";
+    ta = burn::make_tcp_transport(o);
+    tb = burn::make_tcp_transport(o);
+  }
+  burn::Transport& a() override { return *ta; }
+  burn::Transport& b() override { return *tb; }
+
+ private:
+  std::unique_ptr<burn::Transport> ta, tb;
+};
+
+INSTANTIATE_TEST_SUITE_P(Tcp, TransportSuite,
+                         ::testing::Values(TransportBackend{
+                             "tcp_loopback", [](const burn::TransportOptions& o) {
+                               return std::make_unique<LoopbackTcpPair>(o);
+                             }}));
+
+}  // namespace
+}  // namespace ibburn::testing
