@@ -11,7 +11,7 @@
 namespace ibburn::topo {
 namespace {
 
-using json = nlohmann::ordered_json;
+using json = nlohmann::json;
 
 std::string guid_text(uint64_t g) { return "0x" + scan::hex(g, true); }
 
@@ -21,37 +21,55 @@ std::string rate_text(LinkRate r) {
          (r.speed == Speed::Unknown ? std::string("?") : to_string(r.speed));
 }
 
-json port_json(const Port& p) {
-  json j;
-  j["number"] = p.number;
-  // Fields at their default value are left out; the reader restores the defaults.
-  if (p.guid) j["guid"] = guid_text(p.guid);
-  if (p.lid) j["lid"] = p.lid;
-  if (p.lmc) j["lmc"] = p.lmc;
-  if (p.state != PortState::Unknown) j["state"] = to_string(p.state);
-  if (p.phys != PhysState::Unknown) j["phys"] = to_string(p.phys);
-  if (p.active != LinkRate{}) j["active"] = rate_text(p.active);
-  if (p.supported != LinkRate{}) j["supported"] = rate_text(p.supported);
-  if (p.enabled != LinkRate{}) j["enabled"] = rate_text(p.enabled);
-  if (!p.label.empty()) j["label"] = p.label;
-  if (p.peer_unreached) j["peer_unreached"] = true;
-  return j;
+// The writer appends text directly (building a JSON tree for 70k nodes cost seconds);
+// nlohmann only escapes the free-text strings.
+void put_string(std::string& out, const std::string& s) {
+  out += json(s).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-json node_json(const Node& n) {
-  json j;
-  j["type"] = to_string(n.type);
-  j["guid"] = guid_text(n.guid);
-  j["sysimg_guid"] = guid_text(n.sysimg_guid);
-  j["vendor_id"] = n.vendor_id;
-  j["device_id"] = n.device_id;
-  j["description"] = n.description;
-  j["name"] = n.name;
-  j["num_ports"] = n.num_ports;
-  json ports = json::array();
-  for (const Port& p : n.ports) ports.push_back(port_json(p));
-  j["ports"] = std::move(ports);
-  return j;
+void put_field(std::string& out, const char* key, const std::string& quoted_value) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+  out += quoted_value;
+}
+
+void put_port(std::string& out, const Port& p) {
+  out += "{\"number\":" + std::to_string(p.number);
+  // Fields at their default value are left out; the reader restores the defaults.
+  if (p.guid) put_field(out, "guid", "\"" + guid_text(p.guid) + "\"");
+  if (p.lid) put_field(out, "lid", std::to_string(p.lid));
+  if (p.lmc) put_field(out, "lmc", std::to_string(p.lmc));
+  if (p.state != PortState::Unknown) put_field(out, "state", std::string("\"") + to_string(p.state) + "\"");
+  if (p.phys != PhysState::Unknown) put_field(out, "phys", std::string("\"") + to_string(p.phys) + "\"");
+  if (p.active != LinkRate{}) put_field(out, "active", "\"" + rate_text(p.active) + "\"");
+  if (p.supported != LinkRate{}) put_field(out, "supported", "\"" + rate_text(p.supported) + "\"");
+  if (p.enabled != LinkRate{}) put_field(out, "enabled", "\"" + rate_text(p.enabled) + "\"");
+  if (!p.label.empty()) {
+    out += ",\"label\":";
+    put_string(out, p.label);
+  }
+  if (p.peer_unreached) put_field(out, "peer_unreached", "true");
+  out += '}';
+}
+
+void put_node(std::string& out, const Node& n) {
+  out += std::string("{\"type\":\"") + to_string(n.type) + "\"";
+  put_field(out, "guid", "\"" + guid_text(n.guid) + "\"");
+  put_field(out, "sysimg_guid", "\"" + guid_text(n.sysimg_guid) + "\"");
+  put_field(out, "vendor_id", std::to_string(n.vendor_id));
+  put_field(out, "device_id", std::to_string(n.device_id));
+  out += ",\"description\":";
+  put_string(out, n.description);
+  out += ",\"name\":";
+  put_string(out, n.name);
+  put_field(out, "num_ports", std::to_string(n.num_ports));
+  out += ",\"ports\":[";
+  for (size_t i = 0; i < n.ports.size(); ++i) {
+    if (i) out += ',';
+    put_port(out, n.ports[i]);
+  }
+  out += "]}";
 }
 
 // Reads a snapshot, naming the JSON path of whatever breaks the schema.
@@ -246,7 +264,7 @@ std::string to_json_text(const Fabric& fabric) {
   out += "\", \"version\": " + std::to_string(kSnapshotVersion) + ",\n\"nodes\": [";
   for (size_t i = 0; i < fabric.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
-    out += node_json(fabric.node(static_cast<NodeId>(i))).dump(-1, ' ', false, json::error_handler_t::replace);
+    put_node(out, fabric.node(static_cast<NodeId>(i)));
   }
   out += "\n],\n\"links\": [";
   auto links = fabric.links();

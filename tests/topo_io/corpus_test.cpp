@@ -37,7 +37,7 @@ constexpr LinkRate kUnknownRate{};
 
 }  // namespace
 
-TEST(Corpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
+TEST(FabricCorpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
   Fabric f = load_fabric_file(corpus("infiniscale3-2009-noSpeed-ompi-users-7713.txt"));
   EXPECT_EQ(f.switch_count(), 1u);
   EXPECT_EQ(f.ca_count(), 24u);
@@ -59,7 +59,7 @@ TEST(Corpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
   EXPECT_EQ(f.islands().size(), 1u);
 }
 
-TEST(Corpus, Sx6036FatTreeWithFdr10Uplinks) {
+TEST(FabricCorpus, Sx6036FatTreeWithFdr10Uplinks) {
   Fabric f = load_fabric_file(corpus("sx6036-fdr10-qdr-2014-loginoff.txt"));
   EXPECT_EQ(f.switch_count(), 8u);
   EXPECT_EQ(f.ca_count(), 144u);
@@ -83,7 +83,7 @@ TEST(Corpus, Sx6036FatTreeWithFdr10Uplinks) {
   EXPECT_EQ(tank1.ports[2].guid, 0xf452140300081a22u);
 }
 
-TEST(Corpus, Is5600JanusLargeUngroupedDump) {
+TEST(FabricCorpus, Is5600JanusLargeUngroupedDump) {
   Fabric f = load_fabric_file(corpus("is5600-qdr-janus-2014-mlunacek.txt"));
   EXPECT_EQ(f.switch_count(), 214u);
   EXPECT_EQ(f.ca_count(), 1356u);
@@ -101,7 +101,7 @@ TEST(Corpus, Is5600JanusLargeUngroupedDump) {
   EXPECT_EQ(with32, 1u);
 }
 
-TEST(Corpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
+TEST(FabricCorpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
   Fabric f = load_fabric_file(corpus("qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt"));
   EXPECT_EQ(f.switch_count(), 2u);
   EXPECT_EQ(f.ca_count(), 13u);
@@ -122,7 +122,7 @@ TEST(Corpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
   EXPECT_EQ(node_by_guid(f, 0x0c42a103008b40d0).ports[1].guid, 0xc42a103008b40d0u);
 }
 
-TEST(Corpus, RedactedQm9700DumpFailsAtTheFirstRedactedGuid) {
+TEST(FabricCorpus, RedactedQm9700DumpFailsAtTheFirstRedactedGuid) {
   try {
     load_fabric_file(corpus("qm9700-ndr200-charlie0129-redacted.txt"));
     FAIL() << "a redacted dump must not load";
@@ -135,7 +135,7 @@ TEST(Corpus, RedactedQm9700DumpFailsAtTheFirstRedactedGuid) {
   }
 }
 
-TEST(Corpus, Ibdiagnet2VariantWithPortLabels) {
+TEST(FabricCorpus, Ibdiagnet2VariantWithPortLabels) {
   Fabric f = load_fabric_file(corpus("ibdiagnet2-qm9700-ndr-sequoia-2025-gary-minghuili.txt"));
   EXPECT_EQ(f.switch_count(), 9u);
   EXPECT_EQ(f.ca_count(), 263u);
@@ -158,7 +158,7 @@ TEST(Corpus, Ibdiagnet2VariantWithPortLabels) {
   EXPECT_EQ(node_by_guid(f, 0xb0cf0e0300e5b948).ports[1].label, "1");
 }
 
-TEST(Corpus, PortsReportFromOsc) {
+TEST(FabricCorpus, PortsReportFromOsc) {
   Fabric f = load_fabric_file(corpus("ports-p-edr-osc-treydock-test.txt"));
   // GUIDs in the file: 4 switches (…9ce5b0, …5c2740, …b07320, 08c0eb…) and 3 CA ports.
   EXPECT_EQ(f.switch_count(), 4u);
@@ -187,7 +187,7 @@ TEST(Corpus, PortsReportFromOsc) {
   EXPECT_EQ(split.ports[80].active, (LinkRate{Width::X4, Speed::SDR}));
 }
 
-TEST(Corpus, HandAssembledPortsReportContradictsItself) {
+TEST(FabricCorpus, HandAssembledPortsReportContradictsItself) {
   // Lines 1 and 5 link the same Aggregation Node port to two different switch ports (and
   // give it two LIDs): the file was assembled from several fabrics (SOURCES.md).
   try {
@@ -201,7 +201,7 @@ TEST(Corpus, HandAssembledPortsReportContradictsItself) {
   }
 }
 
-TEST(Corpus, MessyPortsReportLinesParse) {
+TEST(FabricCorpus, MessyPortsReportLinesParse) {
   // The consistent lines of test2.txt: irregular columns, spaces inside the quotes.
   std::string text = read_corpus_lines("ports-p-hdr-treydock-test2.txt", {1, 2, 3, 4, 6});
   Fabric f = parse_fabric_text(text, "test2-subset");

@@ -25,7 +25,7 @@ bool have(const char* tool) {
   return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-class IbsimNetfile : public ::testing::Test {
+class FabricInIbsim : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!have("ibsim") || !have("ibnetdiscover") || !fs::exists(kUmad2sim))
@@ -93,7 +93,7 @@ class IbsimNetfile : public ::testing::Test {
 }  // namespace
 
 // Mixed FDR/FDR10/EDR/HDR links, loopback cables, a SHARP node.
-TEST_F(IbsimNetfile, LabFabricWithLoopbacks) { expect_ibsim_reproduces("qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt"); }
+TEST_F(FabricInIbsim, LabFabricWithLoopbacks) { expect_ibsim_reproduces("qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt"); }
 
 // A two-level fat tree with dual-port HCAs, FDR10 uplinks.
-TEST_F(IbsimNetfile, Sx6036FatTree) { expect_ibsim_reproduces("sx6036-fdr10-qdr-2014-loginoff.txt"); }
+TEST_F(FabricInIbsim, Sx6036FatTree) { expect_ibsim_reproduces("sx6036-fdr10-qdr-2014-loginoff.txt"); }

@@ -49,12 +49,12 @@ constexpr auto kAuto = FabricFormat::Auto;
 
 }  // namespace
 
-TEST(Malformed, ValidBaseLoads) {
+TEST(FabricMalformed, ValidBaseLoads) {
   Fabric f = parse_fabric_text(kSwitch + kCa, "good.txt");
   EXPECT_EQ(f.links().size(), 1u);
 }
 
-TEST(Malformed, IbnetdiscoverTextErrorsNameTheLine) {
+TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
   const Case cases[] = {
       {"empty", "", kText, 0, "no node records (Switch/Ca/Rt lines) found: this is not ibnetdiscover output"},
       {"comments only", "#\n# Topology file\n", kAuto, 0,
@@ -125,7 +125,7 @@ TEST(Malformed, IbnetdiscoverTextErrorsNameTheLine) {
   for (const Case& c : cases) expect_error(c);
 }
 
-TEST(Malformed, PortsReportErrorsNameTheLine) {
+TEST(FabricMalformed, PortsReportErrorsNameTheLine) {
   const std::string ok = "SW  1719 10 0x7cfe9003009ce5b0 4x EDR - CA   134  1 0x7cfe9003003b4bde ( 'a' - 'b' )\n";
   const Case cases[] = {
       {"type", ok + "CA   134  1 0x7cfe9003003b4bde 4x EDR - XX 1 1 0x1 ( 'a' - 'b' )\n", kText, 2,
@@ -147,7 +147,7 @@ TEST(Malformed, PortsReportErrorsNameTheLine) {
   for (const Case& c : cases) expect_error(c);
 }
 
-TEST(Malformed, JsonErrorsNameTheLineOrThePath) {
+TEST(FabricMalformed, JsonErrorsNameTheLineOrThePath) {
   const std::string head = "{\"format\": \"ibburn-fabric\", \"version\": 1,\n\"nodes\": [\n";
   const std::string node =
       "  {\"type\": \"Switch\", \"guid\": \"0x10\", \"num_ports\": 4, \"ports\": [{\"number\": 1, \"active\": \"4xNDR\"}]},\n"

@@ -104,7 +104,7 @@ fs::path temp_dir() {
 
 }  // namespace
 
-TEST(RoundTrip, EveryPlainDumpSurvivesTextAndJson) {
+TEST(FabricRoundTrip, EveryPlainDumpSurvivesTextAndJson) {
   for (const char* name : kPlainDumps) {
     SCOPED_TRACE(name);
     Fabric a = load_corpus(name);
@@ -116,21 +116,21 @@ TEST(RoundTrip, EveryPlainDumpSurvivesTextAndJson) {
   }
 }
 
-TEST(RoundTrip, PortsReportSurvivesJson) {
+TEST(FabricRoundTrip, PortsReportSurvivesJson) {
   for (const char* name : kPortsReports) {
     Fabric a = load_corpus(name);
     expect_same_fabric(a, parse_fabric_text(to_json_text(a), "written.json"));
   }
 }
 
-TEST(RoundTrip, JsonKeepsEveryField) {
+TEST(FabricRoundTrip, JsonKeepsEveryField) {
   Fabric a = everything_fabric();
   Fabric b = parse_fabric_text(to_json_text(a), "everything.json", FabricFormat::Json);
   expect_same_fabric(a, b);
   EXPECT_EQ(*b.find_name("leaf-1"), 0u);
 }
 
-TEST(RoundTrip, TextKeepsTopologyRatesLidsGuidsAndLabels) {
+TEST(FabricRoundTrip, TextKeepsTopologyRatesLidsGuidsAndLabels) {
   Fabric a = everything_fabric();
   std::string text = to_ibnetdiscover_text(a);
   Fabric b = parse_fabric_text(text, "everything.net", FabricFormat::IbnetdiscoverText);
@@ -140,7 +140,7 @@ TEST(RoundTrip, TextKeepsTopologyRatesLidsGuidsAndLabels) {
   EXPECT_EQ(b.node(3).type, NodeType::Router);
 }
 
-TEST(RoundTrip, SaveChoosesFormatByExtensionAndLoadSniffsIt) {
+TEST(FabricRoundTrip, SaveChoosesFormatByExtensionAndLoadSniffsIt) {
   fs::path dir = temp_dir();
   Fabric a = everything_fabric();
   save_fabric_file(a, (dir / "f.json").string());
@@ -152,7 +152,7 @@ TEST(RoundTrip, SaveChoosesFormatByExtensionAndLoadSniffsIt) {
   fs::remove_all(dir);
 }
 
-TEST(RoundTrip, TextRefusesWhatItCannotName) {
+TEST(FabricRoundTrip, TextRefusesWhatItCannotName) {
   Fabric dup;
   dup.add_node(NodeType::Switch, 0x10, "a", 4);
   dup.add_node(NodeType::Switch, 0x10, "b", 4);
