@@ -49,6 +49,17 @@ constexpr auto kAuto = FabricFormat::Auto;
 
 }  // namespace
 
+TEST(FabricMalformed, MissingFileNamesIt) {
+  try {
+    load_fabric_file("/nonexistent/fabric.topo");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "/nonexistent/fabric.topo");
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_EQ(e.reason().rfind("cannot open", 0), 0u) << e.reason();
+  }
+}
+
 TEST(FabricMalformed, ValidBaseLoads) {
   Fabric f = parse_fabric_text(kSwitch + kCa, "good.txt");
   EXPECT_EQ(f.links().size(), 1u);
