@@ -1,9 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/error.h"
+#include "plan_rows.h"
 #include "topo/fabric.h"
+#include "topo/fabric_io.h"
 #include "topo/node_name_map.h"
+#include "wiring/fat_tree.h"
 #include "wiring/from_fabric.h"
+#include "wiring/ibsim_netfile.h"
 
 namespace ibburn::wiring {
 namespace {
@@ -82,6 +88,24 @@ TEST(FromFabric, UnnamedNodeIsAnError) {
   f.connect({a, 1}, {b, 1});
   f.reset_names_to_descriptions();
   EXPECT_THROW(wiring_from_fabric(f, "x"), Error);
+}
+
+// The generated netfile read by ibburn's own ibnetdiscover loader gives back the plan.
+TEST(FromFabric, GeneratedNetfileLoadsBackToThePlan) {
+  FatTreeSpec s;
+  s.radix = 16;
+  s.hosts = 40;
+  s.hcas_per_host = 4;
+  FatTreeDesign d = generate_fat_tree(s);
+  ASSERT_GT(d.shape.pods, 1);
+  NetfileOptions generic;
+  generic.generic_switch_descriptions = true;
+  topo::Fabric f = topo::parse_fabric_text(to_ibsim_netfile(d, generic), "design.net");
+  EXPECT_EQ(f.switch_count(), d.switches.size());
+  EXPECT_EQ(f.ca_count(), d.hcas.size());
+  EXPECT_THROW(wiring_from_fabric(f, "design.net"), Error);  // generic names are ambiguous
+  node_name_map(d).apply(f);
+  expect_same_plan(plan_rows(d.wiring, true), plan_rows(wiring_from_fabric(f, "design.net")));
 }
 
 }  // namespace

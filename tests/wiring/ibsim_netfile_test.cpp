@@ -27,7 +27,7 @@ FatTreeDesign tiny() {
   return generate_fat_tree(s);
 }
 
-TEST(IbsimNetfile, RateAndIds) {
+TEST(WiringNetfile, RateAndIds) {
   EXPECT_EQ(ibsim_rate({Width::X4, Speed::NDR}), (LinkRate{Width::X4, Speed::HDR}));
   EXPECT_EQ(ibsim_rate({Width::X1, Speed::XDR}), (LinkRate{Width::X1, Speed::HDR}));
   EXPECT_EQ(ibsim_rate({Width::X4, Speed::EDR}), (LinkRate{Width::X4, Speed::EDR}));
@@ -36,7 +36,7 @@ TEST(IbsimNetfile, RateAndIds) {
   EXPECT_EQ(ibsim_node_id(topo::NodeType::CA, 0x0002c90400000100ULL), "H-0002c90400000100");
 }
 
-TEST(IbsimNetfile, RecordsFixGuidsAndRates) {
+TEST(WiringNetfile, RecordsFixGuidsAndRates) {
   FatTreeDesign d = tiny();
   ASSERT_EQ(d.switches.size(), 2u);
   std::string net = to_ibsim_netfile(d);
@@ -68,7 +68,7 @@ TEST(IbsimNetfile, RecordsFixGuidsAndRates) {
   EXPECT_EQ(net.find("simulated at"), std::string::npos);
 }
 
-TEST(IbsimNetfile, GenericSwitchDescriptionsHideNames) {
+TEST(WiringNetfile, GenericSwitchDescriptionsHideNames) {
   FatTreeDesign d = tiny();
   NetfileOptions o;
   o.generic_switch_descriptions = true;
@@ -80,7 +80,7 @@ TEST(IbsimNetfile, GenericSwitchDescriptionsHideNames) {
   EXPECT_NE(net.find("# lid 0 lmc 0 \"MF0;sw:MQM9700/U1\" lid 0 4xHDR"), std::string::npos);
 }
 
-TEST(IbsimNetfile, SizesFollowTheDesignAndTheFile) {
+TEST(WiringNetfile, SizesFollowTheDesignAndTheFile) {
   FatTreeDesign fn = generate_fat_tree(*fat_tree_preset("field-notes"));
   IbsimSizes s = ibsim_sizes(fn);
   EXPECT_EQ(s.nodes, 320u + 4088u);
@@ -135,7 +135,7 @@ std::string run_ibsim(const std::string& netfile_text, const std::vector<std::st
 
 bool have_ibsim() { return std::system("command -v ibsim > /dev/null 2>&1") == 0; }
 
-TEST(IbsimNetfile, SmallDesignLoadsInIbsim) {
+TEST(WiringNetfile, SmallDesignLoadsInIbsim) {
   if (!have_ibsim()) GTEST_SKIP() << "ibsim not installed";
   FatTreeSpec s;
   s.tiers = 2;
@@ -153,7 +153,7 @@ TEST(IbsimNetfile, SmallDesignLoadsInIbsim) {
   EXPECT_EQ(out.find("ibwarn"), std::string::npos) << out;  // ibsim warns on lines it cannot parse
 }
 
-TEST(IbsimNetfile, FieldNotesDesignLoadsInIbsimWithItsSizes) {
+TEST(WiringNetfile, FieldNotesDesignLoadsInIbsimWithItsSizes) {
   if (!have_ibsim()) GTEST_SKIP() << "ibsim not installed";
   FatTreeDesign d = generate_fat_tree(*fat_tree_preset("field-notes"));
   NetfileOptions o;
