@@ -155,6 +155,7 @@ class PlainParser {
     if (s.starts_with("Switch")) type = NodeType::Switch, kw = 6;
     else if (s.starts_with("Hca")) type = NodeType::CA, kw = 3;  // ibsim's spelling
     else if (s.starts_with("Ca")) type = NodeType::CA, kw = 2;
+    else if (s.starts_with("Rtr")) type = NodeType::Router, kw = 3;
     else if (s.starts_with("Rt")) type = NodeType::Router, kw = 2;
     else return false;
     std::string_view rest = s.substr(kw);

@@ -290,6 +290,12 @@ Fabric parse_snapshot_json(std::string_view text, const std::string& origin) {
     if (size_t colon = msg.find("column "); colon != std::string::npos)
       if (size_t sep = msg.find(": ", colon); sep != std::string::npos) msg = msg.substr(sep + 2);
     throw InputError(origin, line, "invalid JSON: " + msg);
+  } catch (const json::exception& e) {
+    // Number overflow (out_of_range.406) carries no position.
+    std::string msg = e.what();
+    if (size_t end = msg.find("] "); end != std::string::npos) msg = msg.substr(end + 2);
+    if (msg.size() > 160) msg = msg.substr(0, 157) + "...";
+    throw InputError(origin, 0, "invalid JSON: " + msg);
   }
   return SnapshotReader(origin).read(root);
 }

@@ -63,6 +63,13 @@ TEST(FabricMalformed, MissingFileNamesIt) {
 TEST(FabricMalformed, ValidBaseLoads) {
   Fabric f = parse_fabric_text(kSwitch + kCa, "good.txt");
   EXPECT_EQ(f.links().size(), 1u);
+  // Other spellings of the record keywords: ibsim's Hca, Rtr for routers.
+  Fabric g = parse_fabric_text("Hca\t1 \"H-0000000000000001\"\n[1]\t\"R-0000000000000002\"[1]\n\n"
+                               "Rtr\t1 \"R-0000000000000002\"\n[1]\t\"H-0000000000000001\"[1]\n",
+                               "spellings.txt");
+  EXPECT_EQ(g.node(0).type, NodeType::CA);
+  EXPECT_EQ(g.node(1).type, NodeType::Router);
+  EXPECT_EQ(g.links().size(), 1u);
 }
 
 TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
@@ -166,6 +173,8 @@ TEST(FabricMalformed, JsonErrorsNameTheLineOrThePath) {
   const Case cases[] = {
       {"syntax", head + node + "],\n\"links\": [[0, 1, 1, 1],]\n}\n", kAuto, 6,
        "invalid JSON: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal"},
+      {"number overflow", "{\"format\": \"ibburn-fabric\", \"version\": 1e999}", kJson, 0,
+       "invalid JSON: number overflow parsing '1e999'"},
       {"not an object", "[1]", kJson, 0, "the top level must be an object"},
       {"format", "{\"format\": \"other\"}", kJson, 0,
        "format: must be \"ibburn-fabric\" (this is not an ibburn fabric snapshot)"},
