@@ -35,8 +35,9 @@ std::vector<Finding> check_acs(const HostInventory& inv, const std::vector<Pair>
     out.push_back(Finding{
         "acs_p2p_redirect", Severity::Error,
         fmt::format("{}: ACS control {:#06x} redirects peer-to-peer traffic (RR/CR/EC) between {}: "
-                    "GPUDirect RDMA hangs or crawls; disable ACS (setpci ECAP_ACS+0x6.w=0) or in BIOS",
-                    node, f.acs.control, fmt::join(between, ", ")),
+                    "GPUDirect RDMA hangs or crawls; disable ACS in the BIOS or with "
+                    "setpci -s {} ECAP_ACS+0x6.w=0000",
+                    node, f.acs.control, fmt::join(between, ", "), bdf),
         {{node, 0}},
         {{"acs_control", f.acs.control}, {"pairs", between}}});
   }

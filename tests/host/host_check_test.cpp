@@ -149,6 +149,7 @@ TEST_F(HostCheck, AcsOnAtOneSwitchPortIsNamed) {
   const Finding& f = only(r, "acs_p2p_redirect");
   EXPECT_NE(f.message.find("GPU5-mlx5_5"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("0x001d"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("setpci -s " + gpu_port_bdf(5) + " ECAP_ACS+0x6.w=0000"), std::string::npos) << f.message;
 }
 
 TEST_F(HostCheck, AcsWithoutRedirectBitsIsFine) {
@@ -312,6 +313,11 @@ TEST(HostCheckLive, RealSysfs) {
   ASSERT_EQ(r.findings.front().kind, "nothing_to_check");
   EXPECT_EQ(exit_code_for(r.findings), kExitOk);
   EXPECT_TRUE(r.pairing.empty());
+  // The live kernel log is read, or its absence is said as an info finding.
+  bool kmsg_unreadable = false;
+  for (const auto& f : r.findings) kmsg_unreadable |= f.kind == "kmsg_unreadable";
+  EXPECT_TRUE(r.inventory.kmsg_note == "read /dev/kmsg" || kmsg_unreadable) << r.inventory.kmsg_note;
+  EXPECT_EQ(r.inventory.dmabuf_note, "not probed: no HCA");
 }
 
 }  // namespace
