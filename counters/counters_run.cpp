@@ -1,5 +1,6 @@
 #include "counters/counters_run.h"
 
+#include <chrono>
 #include <ostream>
 
 #include "common/error.h"
@@ -35,13 +36,13 @@ void write_json(const std::string& path, const Snapshot& snap,
   nlohmann::json j = to_json(snap);
   j["findings"] = findings_to_json(findings)["findings"];
   if (sweeps) j["sweeps"] = sweeps;
-  write_file_atomic(path, j.dump(1) + "\n");
+  write_file_atomic(path, j.dump() + "\n");
 }
 
 int finish(const CountersRunOptions& o, const Snapshot& snap, const std::vector<Finding>& findings,
            size_t sweeps, std::ostream& summary_out) {
   // Files first: a failing terminal must not lose the results.
-  if (!o.save.empty()) write_file_atomic(o.save, to_json(snap).dump(1) + "\n");
+  if (!o.save.empty()) write_file_atomic(o.save, to_json(snap).dump() + "\n");
   if (!o.json_out.empty()) write_json(o.json_out, snap, findings, sweeps);
   print_summary(summary_out,
                 "counters (" + std::to_string(snap.ports.size()) + " ports" +
@@ -69,7 +70,14 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
   Sweeper sweeper(fabric, sweep_options);
 
   if (!o.watch) {
+    const auto start = std::chrono::steady_clock::now();
     Snapshot snap = sweeper.sweep();
+    err << "swept " << snap.ports.size() << " ports in "
+        << std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now() - start)
+               .count()
+        << " ms (" << sweeper.mad_stats().sent << " MADs, " << sweeper.mad_stats().timeouts
+        << " timed out)\n";
     std::vector<Finding> findings =
         baseline ? check_deltas(snap, compute_deltas(*baseline, snap), thresholds)
                  : check_snapshot(snap, thresholds);

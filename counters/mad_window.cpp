@@ -82,6 +82,7 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
   const int timeout_ms = static_cast<int>(options_.timeout.count());
 
   auto fail_or_retry = [&](size_t index, const std::string& why) {
+    ++stats_.timeouts;
     if (results[index].attempts <= options_.retries) {
       queue.push_front(index);
     } else {
@@ -102,6 +103,7 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
       umad_set_addr(umad, r.dlid, smp ? 0 : 1, 0, smp ? 0 : static_cast<int>(kQp1Qkey));
       encode_header(static_cast<uint8_t*>(umad_get_mad(umad)), r, tid);
       ++results[index].attempts;
+      ++stats_.sent;
       if (umad_send(port_id_, smp ? agent_smi_ : agent_perf_, umad, kMadSize, timeout_ms, 0) <
           0) {
         fail_or_retry(index, std::string("send failed: ") + std::strerror(errno));

@@ -59,12 +59,19 @@ class MadWindow {
   // Sends all requests, at most `window` in flight; results in request order.
   std::vector<MadResult> run(const std::vector<MadRequest>& requests);
 
+  struct Stats {
+    size_t sent = 0;       // MADs sent, retries included
+    size_t timeouts = 0;   // attempts that timed out (and were retried or given up)
+  };
+  const Stats& stats() const { return stats_; }
+
  private:
   MadOptions options_;
   int port_id_ = -1;
   int agent_smi_ = -1;
   int agent_perf_ = -1;
   uint32_t next_tid_ = 1;
+  Stats stats_;
 };
 
 }  // namespace ibburn::counters

@@ -88,14 +88,13 @@ nlohmann::json to_json(const PortSample& p) {
   if (!p.error.empty()) j["error"] = p.error;
   if (p.state != topo::PortState::Unknown) j["state"] = topo::to_string(p.state);
   if (p.phys != topo::PhysState::Unknown) j["phys_state"] = topo::to_string(p.phys);
-  nlohmann::json values = nlohmann::json::object(), widths = nlohmann::json::object();
-  for (size_t i = 0; i < kCounterCount; ++i) {
-    if (!p.counters.bits[i]) continue;
-    values[kInfo[i].name] = p.counters.value[i];
-    widths[kInfo[i].name] = p.counters.bits[i];
-  }
+  nlohmann::json values = nlohmann::json::object();
+  for (size_t i = 0; i < kCounterCount; ++i)
+    if (p.counters.bits[i]) values[kInfo[i].name] = p.counters.value[i];
   j["counters"] = values;
-  j["counter_bits"] = widths;
+  // Widths follow from the source: PortCounters widths, 64 bits for the data counters
+  // when PortCountersExtended answered.
+  j["extended"] = p.counters.bits[static_cast<size_t>(Counter::PortXmitData)] == 64;
   return j;
 }
 
@@ -127,13 +126,14 @@ Snapshot snapshot_from_json(const nlohmann::json& j, const std::string& origin) 
                                                       topo::PortState::Unknown);
       p.phys = enum_from_string<topo::PhysState, 8>(jp.value("phys_state", ""),
                                                      topo::PhysState::Unknown);
-      const nlohmann::json widths = jp.value("counter_bits", nlohmann::json::object());
+      const bool extended = jp.value("extended", false);
       const nlohmann::json values = jp.value("counters", nlohmann::json::object());
       for (const auto& [name, v] : values.items()) {
         auto c = counter_from_name(name);
         if (!c) throw InputError(origin, 0, "port " + p.node + "[" + std::to_string(p.port) +
                                                 "]: unknown counter '" + name + "'");
-        int width = widths.contains(name) ? widths[name].get<int>() : 64;
+        int width = port_counters_bits(*c);
+        if (width == 0 || (extended && *c >= Counter::PortXmitData)) width = 64;
         p.counters.set(*c, v.get<uint64_t>(), width);
       }
       s.ports.push_back(std::move(p));
