@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Counters sweep benchmark: every port of the field-notes fabric (320 switches, 4,088 HCAs,
+# 24,568 ports) in ibsim + opensm; `ibburn counters` against `ibqueryerrors` in the same
+# run, both reading the fabric from a file made by one discovery (ibburn: ibnetdiscover
+# text; ibqueryerrors: an ibnetdiscover cache) so only the counter sweeps are compared.
+# Prints the time ratio (target <= 0.5). Usage: bench/counters.sh [build-dir] [runs]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../build}" && pwd)
+runs=${2:-3}
+ibburn=$build/ibburn
+[[ -x $ibburn ]] || { echo "no $ibburn: build first" >&2; exit 2; }
+for tool in ibsim opensm ibqueryerrors ibnetdiscover sminfo python3; do
+  command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 3; }
+done
+
+work=$(mktemp -d /tmp/ibburn-counters-bench.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export IBSIM_SOCKNAME=ibburn-cbench-$$
+umad2sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+sim() { LD_PRELOAD=$umad2sim "$@"; }
+
+python3 "$here/counters_fabric.py" "$work/net"
+mkfifo "$work/console"
+ibsim -s -N 5000 -S 400 -P 30000 "$work/net" <"$work/console" >"$work/ibsim.log" 2>&1 &
+pids+=($!)
+exec 3>"$work/console"  # keeps ibsim's console open
+sleep 2
+mkdir -p "$work/osm"
+OSM_CACHE_DIR=$work/osm sim opensm -f "$work/opensm.log" >/dev/null 2>&1 &
+pids+=($!)
+
+# Ready when the SM is master and every port has a LID.
+for _ in $(seq 1 120); do
+  if sim sminfo 2>/dev/null | grep -q SMINFO_MASTER &&
+     sim ibnetdiscover 2>/dev/null >"$work/fabric.txt" &&
+     [[ $(grep -c 'lid' "$work/fabric.txt") -ge 24568 ]] &&
+     ! grep -q ' lid 0 ' "$work/fabric.txt"; then
+    break
+  fi
+  sleep 2
+done
+grep -q ' lid ' "$work/fabric.txt" || { echo "fabric did not come up" >&2; exit 3; }
+sim ibnetdiscover --cache "$work/fabric.cache" >/dev/null 2>&1
+
+# Both tools judge with infiniband-diags' suggested thresholds (ibburn's defaults).
+cat >"$work/thresholds" <<'TH'
+SymbolErrorCounter=10
+LinkErrorRecoveryCounter=10
+LinkDownedCounter=10
+PortRcvErrors=10
+PortRcvRemotePhysicalErrors=100
+PortRcvSwitchRelayErrors=100
+PortXmitDiscards=100
+PortXmitConstraintErrors=100
+PortRcvConstraintErrors=100
+LocalLinkIntegrityErrors=10
+ExcessiveBufferOverrunErrors=10
+VL15Dropped=100
+PortXmitWait=1000
+TH
+
+# Something for both to find.
+echo 'PerformanceSet "core-5"[17] PortCounters.SymbolErrorCounter=500' >&3
+echo 'PerformanceSet "gpu100 mlx5_3"[1] PortCounters.PortRcvErrors=50' >&3
+echo 'PerformanceSet "leaf-p3-7"[40] PortCounters.LinkDownedCounter=200' >&3
+sleep 1
+
+now() { date +%s.%N; }
+best_ours=999 best_theirs=999
+for run in $(seq 1 "$runs"); do
+  t0=$(now)
+  sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" \
+    >"$work/ours.txt" 2>"$work/ours.err" || true
+  t1=$(now)
+  sim ibqueryerrors --load-cache "$work/fabric.cache" --threshold-file "$work/thresholds" \
+    >"$work/theirs.txt" 2>/dev/null || true
+  t2=$(now)
+  ours=$(echo "$t1 - $t0" | bc -l) theirs=$(echo "$t2 - $t1" | bc -l)
+  printf 'run %d: ibburn counters %.2f s, ibqueryerrors %.2f s\n' "$run" "$ours" "$theirs"
+  best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
+  best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
+done
+grep '^swept' "$work/ours.err" || true
+echo "ibburn: $(grep -c '^  \[error\]' "$work/ours.txt" || true) error findings;" \
+     "ibqueryerrors: $(grep -o '[0-9]* ports have errors' "$work/theirs.txt")"
+printf 'best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
+  "$runs" "$best_ours" "$best_theirs" "$(echo "$best_ours / $best_theirs" | bc -l)"
