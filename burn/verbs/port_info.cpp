@@ -69,9 +69,9 @@ PortInfo query_port_info(const Context& context, uint8_t port, int gid_index) {
   return info;
 }
 
-std::vector<PortRef> active_ports(const VerbsApi& api) {
+std::vector<ActivePort> active_ports(const VerbsApi& api) {
   DeviceList list(api);
-  std::vector<PortRef> out;
+  std::vector<ActivePort> out;
   for (ibv_device* d : list.devices()) {
     Context ctx = open_context(api, d);
     ibv_device_attr dattr{};

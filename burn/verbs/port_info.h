@@ -33,10 +33,10 @@ std::pair<std::string, uint8_t> parse_bind(const std::string& bind);
 PortInfo query_port_info(const Context& context, uint8_t port, int gid_index);
 
 // Active ports of every device, in device order: the candidates for rank binding.
-struct PortRef {
+struct ActivePort {
   std::string device;
   uint8_t port = 1;
 };
-std::vector<PortRef> active_ports(const VerbsApi& api);
+std::vector<ActivePort> active_ports(const VerbsApi& api);
 
 }  // namespace ibburn::burn::verbs

@@ -23,7 +23,7 @@ class VerbsTransport final : public Transport {
       const auto ports = active_ports(api);
       if (ports.empty()) throw EnvironmentError("no active RDMA port on this host");
       // Local rank i takes the i-th active port, wrapping when there are more ranks.
-      const PortRef& p = ports[static_cast<size_t>(o.local_rank) % ports.size()];
+      const ActivePort& p = ports[static_cast<size_t>(o.local_rank) % ports.size()];
       device_name = p.device;
       port = p.port;
     }
