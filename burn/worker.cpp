@@ -58,7 +58,6 @@ class Worker {
     while (true) {
       if (interrupted()) return kExitInterrupted;
       auto msgs = ch_.poll(100);
-      if (ch_.closed()) return kExitEnvironment;
       for (const auto& m : msgs) {
         const std::string type = m.value("type", "");
         if (type == "done") return kExitOk;
@@ -69,6 +68,7 @@ class Worker {
           if (rc != kExitOk) return rc;
         }
       }
+      if (ch_.closed()) return kExitEnvironment;  // after the messages: "done" may come with EOF
     }
   }
 

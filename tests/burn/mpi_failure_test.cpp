@@ -54,8 +54,7 @@ TEST_F(BurnFailure, KilledRankFailsOnlyItsFlowsAndIsNamed) {
   pid_t victim = read_pid(dir_ + "/pid.3");
   ASSERT_GT(victim, 0);
   kill(victim, SIGKILL);
-  int rc = wait_mpirun(l);
-  EXPECT_NE(rc, 0) << log();
+  wait_mpirun(l);  // with recovery on, Open MPI 4 exits 0 whatever rank 0 returns: judge the files
   bool named = false;
   std::vector<json> stages;
   for (const auto& line : read_jsonl(dir_ + "/results.jsonl")) {
@@ -76,8 +75,11 @@ TEST_F(BurnFailure, KilledRankFailsOnlyItsFlowsAndIsNamed) {
     EXPECT_NE(d.at("reason").get<std::string>().find("rank 3"), std::string::npos) << d.dump();
   }
   json s = read_json(dir_ + "/summary.json");
+  EXPECT_EQ(s.at("verdict"), "fail");
+  EXPECT_EQ(s.at("complete"), true);
   ASSERT_EQ(s.at("lost_ranks").size(), 1u);
   EXPECT_EQ(s.at("lost_ranks")[0].at("rank"), 3);
+  EXPECT_NE(log().find("lost rank 3"), std::string::npos) << log();
   EXPECT_EQ(s.at("endpoints")[0].at("verdict"), "pass");
   EXPECT_EQ(s.at("endpoints")[2].at("verdict"), "pass");
   EXPECT_EQ(s.at("endpoints")[3].at("verdict"), "failed");
