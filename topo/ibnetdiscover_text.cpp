@@ -20,8 +20,6 @@ using scan::skip_space;
 
 constexpr auto npos = std::string_view::npos;
 
-// A port line names its peer by node id; the peer's record may come later in the file, so
-// links are resolved once every record is read.
 // A node id: ibnetdiscover's "S-/H-/R-<guid>" (kept as a number: hashing 70k of them as
 // strings dominated large loads) or any other string (ibsim netfiles).
 struct NodeRef {
@@ -34,6 +32,8 @@ NodeType type_of_kind(int kind) {
   return kind == 0 ? NodeType::Switch : kind == 1 ? NodeType::CA : NodeType::Router;
 }
 
+// A port line names its peer by node id; the peer's record may come later in the file, so
+// links are resolved once every record is read.
 struct PendingLink {
   PortEnd local;
   NodeRef remote;
@@ -60,8 +60,9 @@ class PlainParser {
         ledger_(origin, [this](PortEnd e) { return port_label(e); }) {}
 
   Fabric run() {
-    // Records are rarely shorter than 250 bytes; reserving avoids rehashing large dumps.
-    size_t estimate = text_.size() / 250 + 16;
+    // Records are rarely shorter than 250 bytes; reserving avoids rehashing large dumps
+    // (capped: a huge file that is not a dump must not reserve gigabytes).
+    size_t estimate = std::min<size_t>(text_.size() / 250 + 16, 1 << 20);
     fabric_.reserve(estimate);
     for (auto& m : by_guid_id_) m.reserve(estimate);
     pending_.reserve(estimate * 2);
