@@ -1,0 +1,79 @@
+// `ibburn counters` (one sweep) and `ibburn counters watch` (repeated sweeps, flapping).
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include "app/command.h"
+#include "common/duration.h"
+#include "common/error.h"
+#include "counters/counters_run.h"
+
+namespace ibburn::app {
+namespace {
+
+std::chrono::milliseconds duration_arg(const std::string& text, const char* option) {
+  try {
+    return parse_duration(text);
+  } catch (const std::invalid_argument& e) {
+    throw Error(kExitInput, std::string(option) + ": " + e.what());
+  }
+}
+
+// Options shared by the sweep and watch, bound to one CountersRunOptions.
+void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
+  cmd.add_option("--fabric", o.fabric_file,
+                 "fabric file with LIDs (ibnetdiscover text, cache, or ibburn JSON); "
+                 "default: discover live");
+  cmd.add_option("-C,--ca", o.sweep.mad.ca, "HCA to send MADs from (default: first)");
+  cmd.add_option("-P,--port", o.sweep.mad.port, "HCA port (default: first active)");
+  cmd.add_option("--thresholds", o.thresholds_file,
+                 "ibqueryerrors threshold file (Name=value); default: infiniband-diags' "
+                 "suggested values");
+  cmd.add_option("--node-name-map", o.node_name_map, "node-name-map file");
+  cmd.add_option("--json", o.json_out, "write {\"ports\": [...], \"findings\": [...]} here");
+  cmd.add_option("--save", o.save, "save this sweep's counters as a snapshot (for --baseline)");
+  cmd.add_flag("--clear", o.sweep.clear, "reset the counters after reading them");
+  // Bounded: ibsim and a client can block on each other's full sockets beyond ~1000.
+  cmd.add_option("--window", o.sweep.mad.window, "MADs in flight at once")
+      ->check(CLI::Range(1, 512))
+      ->capture_default_str();
+  cmd.add_option("--retries", o.sweep.mad.retries, "retries per MAD")->capture_default_str();
+}
+
+Registrar reg([](CLI::App& root) {
+  auto o = std::make_shared<counters::CountersRunOptions>();
+  auto timeout = std::make_shared<std::string>("200ms");
+  CLI::App* cmd = root.add_subcommand(
+      "counters", "sweep the PortCounters of every port: errors, saturated, unreachable");
+  cmd->require_subcommand(0, 1);
+  add_sweep_options(*cmd, *o);
+  cmd->add_option("--baseline", o->baseline,
+                  "judge the rise since this snapshot (--save or --json of an earlier run)");
+  cmd->add_option("--timeout", *timeout, "per-MAD timeout")->capture_default_str();
+
+  CLI::App* watch =
+      cmd->add_subcommand("watch", "sweep repeatedly with port state: flapping links, rising "
+                                   "errors (events as JSON lines)");
+  auto interval = std::make_shared<std::string>("10s");
+  auto duration = std::make_shared<std::string>("1h");
+  add_sweep_options(*watch, *o);
+  watch->add_option("--timeout", *timeout, "per-MAD timeout")->capture_default_str();
+  watch->add_option("--interval", *interval, "time between sweeps")->capture_default_str();
+  watch->add_option("--duration", *duration, "how long to watch")->capture_default_str();
+  watch->add_option("--events", o->events_file, "append events here instead of stdout");
+
+  auto run = [o, timeout, interval, duration](bool is_watch) {
+    o->watch = is_watch;
+    o->sweep.mad.timeout = duration_arg(*timeout, "--timeout");
+    o->watch_options.interval = duration_arg(*interval, "--interval");
+    o->watch_options.duration = duration_arg(*duration, "--duration");
+    set_exit_code(counters::run_counters(*o, std::cout, std::cerr));
+  };
+  cmd->callback([cmd, run] {
+    if (cmd->get_subcommands().empty()) run(false);
+  });
+  watch->callback([run] { run(true); });
+});
+
+}  // namespace
+}  // namespace ibburn::app
