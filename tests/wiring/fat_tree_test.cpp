@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
@@ -289,39 +290,26 @@ TEST(FatTree, ExplicitCountsAndTheirErrors) {
     }
     return std::string("no error");
   };
-  FatTreeSpec bad = s;
-  bad.leaves_per_pod = 3;
-  EXPECT_EQ(message(bad), "fat tree: rail-optimised pods need a multiple of 2 leaves (one group per rail), not 3");
-  bad = s;
-  bad.spines_per_pod = 3;
-  EXPECT_EQ(message(bad), "fat tree: 8 leaf uplinks cannot be spread evenly over 3 spines");
-  bad = s;
-  bad.spines_per_pod = 1;
-  EXPECT_EQ(message(bad), "fat tree: 4 leaves x 8 cables exceed the 8 spine ports for leaves");
-  bad = s;
-  bad.tiers = 4;
-  EXPECT_EQ(message(bad), "fat tree: tiers must be 2 or 3, not 4");
-  bad = s;
-  bad.radix = 7;
-  EXPECT_EQ(message(bad), "fat tree: radix must be even, 4..254, not 7");
-  bad = s;
-  bad.pods = 1;
-  bad.hosts = 17;
-  EXPECT_EQ(message(bad), "fat tree: 1 pods of 16 hosts hold fewer than 17 hosts");
-  bad = s;
-  bad.cores = 3;
-  EXPECT_EQ(message(bad), "fat tree: 3 cores cannot form one plane per spine (4 spines per pod)");
-  bad = s;
-  bad.host_prefix = "a b";
-  EXPECT_EQ(message(bad),
-            "fat tree: host prefix must be non-empty without spaces, commas, quotes, '#', '@' or '='");
-  bad = s;
-  bad.hosts = 0;
-  EXPECT_EQ(message(bad), "fat tree: hosts must be 1..16777216");
-  bad = s;
-  bad.tiers = 2;
-  bad.pods = 2;
-  EXPECT_EQ(message(bad), "fat tree: pods need 3 tiers");
+  // Each case changes the good spec one way and names the rule it breaks.
+  const std::vector<std::pair<std::function<void(FatTreeSpec&)>, std::string>> cases = {
+      {[](FatTreeSpec& x) { x.leaves_per_pod = 3; },
+       "rail-optimised pods need a multiple of 2 leaves (one group per rail), not 3"},
+      {[](FatTreeSpec& x) { x.spines_per_pod = 3; }, "8 leaf uplinks cannot be spread evenly over 3 spines"},
+      {[](FatTreeSpec& x) { x.spines_per_pod = 1; }, "4 leaves x 8 cables exceed the 8 spine ports for leaves"},
+      {[](FatTreeSpec& x) { x.tiers = 4; }, "tiers must be 2 or 3, not 4"},
+      {[](FatTreeSpec& x) { x.radix = 7; }, "radix must be even, 4..254, not 7"},
+      {[](FatTreeSpec& x) { x.pods = 1, x.hosts = 17; }, "1 pods of 16 hosts hold fewer than 17 hosts"},
+      {[](FatTreeSpec& x) { x.cores = 3; }, "3 cores cannot form one plane per spine (4 spines per pod)"},
+      {[](FatTreeSpec& x) { x.host_prefix = "a b"; },
+       "host prefix must be non-empty without spaces, commas, quotes, '#', '@' or '='"},
+      {[](FatTreeSpec& x) { x.hosts = 0; }, "hosts must be 1..16777216"},
+      {[](FatTreeSpec& x) { x.tiers = 2, x.pods = 2; }, "pods need 3 tiers"},
+  };
+  for (const auto& [change, why] : cases) {
+    FatTreeSpec bad = s;
+    change(bad);
+    EXPECT_EQ(message(bad), "fat tree: " + why);
+  }
   EXPECT_FALSE(fat_tree_preset("nope"));
 }
 
