@@ -21,9 +21,10 @@ const char* to_string(Distance d);
 std::optional<Distance> distance_from_string(const std::string& s);
 
 Distance distance(const PciFunction& a, const PciFunction& b);
-// The bridges where ACS redirection would turn a peer-to-peer transfer between a and b away
-// from its direct route: the meeting bridge and those below it. Empty when a and b share no
-// bridge (the route goes through the root complex anyway).
+// The bridges on the peer-to-peer route between a and b, where ACS P2P redirection must be
+// off (as NCCL advises, on every switch port of the route): the bridge where their paths meet
+// and those below it on both sides. Empty when a and b share no bridge: the route goes
+// through the root complex, where redirection changes nothing.
 std::vector<std::string> bridges_between(const PciFunction& a, const PciFunction& b);
 
 struct Pair {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -211,6 +212,33 @@ TEST_F(HostCheck, GpuWhoseHcaIsAcrossTheSocket) {
   EXPECT_NE(f.message.find("at SYS, beyond PXB"), std::string::npos) << f.message;
   ASSERT_EQ(r.pairing.size(), 8u);
   EXPECT_EQ(r.pairing[7].distance, Distance::SYS);
+}
+
+TEST_F(HostCheck, GpuBehindASecondSwitchIsPxbFineUnlessPixIsRequired) {
+  ServerSpec s = dgx_h100();
+  // GPU0 moves below a second switch (upstream 1a:00.0, downstream 1b:00.0) under its port.
+  auto gpu0 = std::find_if(s.functions.begin(), s.functions.end(),
+                           [](const fixture::FunctionSpec& f) { return f.bdf == gpu_bdf(0); });
+  fixture::FunctionSpec usp2 = s.function("0000:16:00.0"), dsp2 = s.function(gpu_port_bdf(0));
+  usp2.bdf = "0000:1a:00.0";
+  usp2.parent = gpu_port_bdf(0);
+  dsp2.bdf = "0000:1b:00.0";
+  dsp2.parent = usp2.bdf;
+  gpu0->parent = dsp2.bdf;
+  s.functions.insert(gpu0, {usp2, dsp2});
+  // RR alone on the port where GPU0's traffic enters the first switch breaks the direct route.
+  s.function(gpu_port_bdf(0)).acs_control = 0x0004;
+  HostReport r = check(s);
+  ASSERT_EQ(r.pairing.at(0).hca, "mlx5_0");
+  EXPECT_EQ(r.pairing.at(0).distance, Distance::PXB);
+  EXPECT_EQ(problems(r), std::vector<std::string>{"acs_p2p_redirect@" + gpu_port_bdf(0) + " bridge"});
+  EXPECT_EQ(r.inventory.find(gpu_bdf(0))->bridges.size(), 5u);
+
+  std::string expect = write("pix.expect", "max_distance=PIX\n");
+  r = check(s, DmaBuf::Unsupported, std::nullopt, expect);
+  EXPECT_EQ(problems(r), (std::vector<std::string>{"acs_p2p_redirect@" + gpu_port_bdf(0) + " bridge",
+                                                   "gpu_hca_distance@" + gpu_bdf(0) + " GPU0"}));
+  EXPECT_NE(only(r, "gpu_hca_distance").message.find("at PXB, beyond PIX"), std::string::npos);
 }
 
 TEST_F(HostCheck, KernelLogLinesOnThePathsAreErrorsOthersInfo) {
