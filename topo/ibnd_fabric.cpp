@@ -162,9 +162,12 @@ Fabric to_fabric(ibnd_fabric_t* in) {
 }
 
 // True when libibumad sees at least one device (a real HCA or umad2sim's simulated one).
+// (umad_get_cas_names is no test: with no device it reports a default name.)
 bool any_umad_device() {
-  char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
-  return umad_init() == 0 && umad_get_cas_names(names, UMAD_MAX_DEVICES) > 0;
+  umad_device_node* list = umad_get_ca_device_list();
+  if (!list) return false;
+  umad_free_ca_device_list(list);
+  return true;
 }
 
 }  // namespace

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The main job on a simulated fabric: set up, build, generate a small fat-tree design,
+# start it in ibsim (+ opensm), discover it, show it, check it against its wiring plan,
+# read its counters, inject a fault and check again, stop. Outputs stay in the folder
+# printed at the start and the end (./out/demo-<timestamp>/, or $1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=${1:-$root/out/demo-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+echo "demo: outputs in $out"
+
+bash scripts/setup.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/cmake-configure.log"
+cmake --build build -j"$(nproc)" --target ibburn >"$out/cmake-build.log"
+ibburn=$root/build/ibburn
+sim=$root/scripts/simfabric
+
+step() { echo; echo "== $*"; }
+# Runs an ibburn command, keeping its output in $out/NAME.txt; findings (exit 1) are
+# expected in the fault steps, anything else stops the demo.
+show() {
+  local name=$1; shift
+  local rc
+  set +e
+  "$@" 2>&1 | tee "$out/$name.txt"
+  rc=${PIPESTATUS[0]}
+  set -e
+  ((rc <= 1)) || { echo "demo: '$*' failed with exit $rc" >&2; exit "$rc"; }
+  echo "(exit $rc)"
+}
+
+step "design: 2-tier fat tree, 16 hosts x 2 HCAs, 8-port switches, 4xHDR"
+"$ibburn" wiring gen fat-tree --tiers 2 --radix 8 --hosts 16 --hcas-per-host 2 --rate 4xHDR \
+  -o "$out/design" | tee "$out/design.txt"
+
+# ibsim names nodes by the quoted id of their netfile record.
+first_switch=$(awk '/^Switch/ { match($0, /"[^"]*"/); print substr($0, RSTART+1, RLENGTH-2); exit }' "$out/design.net")
+
+step "simulated fabric: ibsim + opensm"
+eval "$("$sim" start "$out/design.net" --opensm --dir "$out/sim")"
+trap '"$sim" stop --dir "$out/sim" >/dev/null 2>&1 || true' EXIT
+
+step "ibburn topo discover"
+show discover "$sim" run --dir "$out/sim" "$ibburn" topo discover -o "$out/fabric.json"
+
+step "ibburn topo show"
+show topo-show "$ibburn" topo show "$out/fabric.json" --node-name-map "$out/design.node-name-map"
+
+step "ibburn topo check (against the design)"
+show topo-check "$sim" run --dir "$out/sim" "$ibburn" topo check --wiring "$out/design.csv" \
+  --node-name-map "$out/design.node-name-map" --json "$out/topo-check.json"
+
+if "$ibburn" counters --help >/dev/null 2>&1; then
+  step "ibburn counters (after raising SymbolErrorCounter on $first_switch port 1)"
+  "$sim" console --dir "$out/sim" "PerformanceSet \"$first_switch\"[1] PortCounters.SymbolErrorCounter=500"
+  show counters "$sim" run --dir "$out/sim" "$ibburn" counters --node-name-map "$out/design.node-name-map" \
+    --json "$out/counters.json"
+fi
+
+step "fault: unplug one cable, discover again, check again"
+"$sim" console --dir "$out/sim" "Unlink \"$first_switch\"[1]"
+"$sim" resweep --dir "$out/sim"
+show topo-show-after-fault "$sim" run --dir "$out/sim" "$ibburn" topo show live
+show topo-check-after-fault "$sim" run --dir "$out/sim" "$ibburn" topo check --wiring "$out/design.csv" \
+  --node-name-map "$out/design.node-name-map" --json "$out/topo-check-after-fault.json"
+
+step "stop"
+"$sim" stop --dir "$out/sim"
+trap - EXIT
+echo "demo: done; outputs in $out"

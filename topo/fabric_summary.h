@@ -1,0 +1,32 @@
+#pragma once
+// What `ibburn topo show` prints: counts of nodes, links by rate, ports down, islands and
+// unreached peers. Pure: computed from the model, rendered as text or JSON.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "topo/fabric.h"
+
+namespace ibburn::topo {
+
+struct FabricSummary {
+  size_t switches = 0;
+  size_t cas = 0;
+  size_t routers = 0;
+  size_t links = 0;
+  std::map<std::string, size_t> links_by_rate;   // "4xHDR" -> count; "?" when unknown
+  size_t rate_mismatched_links = 0;              // the two ends report different rates
+  size_t switch_ports_down = 0;                  // external switch ports without a link
+  std::vector<std::string> ca_ports_down;        // "host1 mlx5_0[1]": HCA ports without a link
+  std::vector<size_t> island_sizes;              // nodes per island, largest first
+  std::vector<std::string> unreached_peers;      // ports whose cable leads nowhere discovered
+};
+
+FabricSummary summarize(const Fabric& fabric);
+// Human text; lists at most `max_list` names per list.
+std::string to_text(const FabricSummary& s, size_t max_list = 20);
+nlohmann::json to_json(const FabricSummary& s);
+
+}  // namespace ibburn::topo
