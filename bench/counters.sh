@@ -87,7 +87,7 @@ for run in $(seq 1 "$runs"); do
   best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
 done
 grep '^swept' "$work/ours.err" || true
-echo "ibburn: $(grep -c '^  \[error\]' "$work/ours.txt" || true) error findings;" \
+echo "ibburn: $(head -1 "$work/ours.txt" | grep -o '[0-9]* errors' || echo '0 errors');" \
      "ibqueryerrors: $(grep -o '[0-9]* ports have errors' "$work/theirs.txt")"
 printf 'best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
   "$runs" "$best_ours" "$best_theirs" "$(echo "$best_ours / $best_theirs" | bc -l)"
