@@ -41,6 +41,13 @@ class Coordinator {
     write_file_atomic(results_path_, header.dump() + "\n");
     for (const auto& [rank, reason] : lost_) record_loss_event(rank, reason, 0);
     write_summary(false);
+    if (static_cast<int>(lost_.size()) == n_) {
+      // Nothing can run: an environment problem (no device, no network), not a fabric finding.
+      for (int r = 0; r < n_; ++r)
+        if (ch_[r]) ch_[r]->send({{"type", "done"}}, Clock::now() + 1s);
+      std::cerr << "ibburn: no rank could start; first reason: " << lost_.begin()->second << "\n";
+      return kExitEnvironment;
+    }
 
     for (std::size_t i = 0; i < plan_.stages.size() && !interrupted(); ++i) {
       StageResult r = run_stage(static_cast<int>(i));
@@ -63,6 +70,7 @@ class Coordinator {
   std::string who(int rank) const {
     const auto& e = eps_[rank];
     if (e.host.empty()) return fmt::format("rank {}", rank);
+    if (e.endpoint.empty()) return fmt::format("rank {} ({})", rank, e.host);
     return fmt::format("rank {} ({} {})", rank, e.host, e.endpoint);
   }
 

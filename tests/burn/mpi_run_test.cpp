@@ -105,3 +105,11 @@ TEST_F(BurnMpi, PlanFileRunsItsStagesAndBadPlanIsInputError) {
   EXPECT_EQ(rc, 2) << log();
   EXPECT_NE(log().find("bad.json: stage 1 flow 1: dst 5 >= 2 ranks"), std::string::npos) << log();
 }
+
+TEST_F(BurnMpi, NoRankCanStartIsAnEnvironmentError) {
+  int rc = run_burn(2, "--pattern pairs --duration 1s --bind no-such-if0,no-such-if1", dir_);
+  EXPECT_EQ(rc, 3) << log();
+  EXPECT_NE(log().find("no-such-if"), std::string::npos) << log();
+  json s = read_json(dir_ + "/summary.json");
+  EXPECT_EQ(s.at("lost_ranks").size(), 2u);
+}
