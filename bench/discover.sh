@@ -5,14 +5,17 @@
 #     write ibnetdiscover text to a file); prints the medians and their ratio (target <= 1.2).
 #  2. A 64k-HCA ibnetdiscover text dump (generated) loaded by `ibburn topo show`: wall time
 #     and peak RSS from /usr/bin/time.
-# Usage: bench/discover.sh [REPS]   (BUILD_DIR, JOBS as in the other benches)
+# Usage: bench/discover.sh [REPS]   (BUILD_DIR, JOBS as in the other benches; IBBURN=path
+# uses that binary as it is, without building)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 reps=${1:-5}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"${JOBS:-2}" --target ibburn >/dev/null
-ibburn=$build/ibburn
+if [[ -z ${IBBURN:-} ]]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build" -j"${JOBS:-2}" --target ibburn >/dev/null
+fi
+ibburn=${IBBURN:-$build/ibburn}
 sim=$root/scripts/simfabric
 command -v ibnetdiscover >/dev/null || { echo "bench: ibnetdiscover missing (infiniband-diags)" >&2; exit 3; }
 out=$(mktemp -d)
@@ -20,32 +23,38 @@ cleanup() { "$sim" stop --dir "$out/sim" >/dev/null 2>&1 || true; rm -rf "$out";
 trap cleanup EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-now() { date +%s.%N; }
 
 echo "== discovery of the field-notes fabric in ibsim ($reps runs each, alternating)"
 "$ibburn" wiring gen fat-tree --preset field-notes -o "$out/fn" >/dev/null
 "$sim" start "$out/fn.net" --dir "$out/sim" >/dev/null
-: >"$out/ibburn.times"
-: >"$out/ibnetdiscover.times"
+# Each run: wall and CPU (user + sys) seconds of the discovering process; CPU time is
+# what to trust on a loaded machine (ibsim answers on the same cores).
+timed() {  # NAME OUTPUT CMD...
+  local name=$1 output=$2; shift 2
+  /usr/bin/time -f "%e %U %S" -o "$out/$name.t" "$sim" run --dir "$out/sim" "$@" >"$output" 2>"$out/$name.err"
+  awk '{ print $1 }' "$out/$name.t" >>"$out/$name.wall"
+  awk '{ print $2 + $3 }' "$out/$name.t" >>"$out/$name.cpu"
+}
+: >"$out/ibnetdiscover.wall"; : >"$out/ibnetdiscover.cpu"; : >"$out/ibburn.wall"; : >"$out/ibburn.cpu"
 for ((i = 1; i <= reps; i++)); do
-  t0=$(now)
-  "$sim" run --dir "$out/sim" ibnetdiscover >"$out/ibnetdiscover.txt" 2>"$out/ibnetdiscover.err"
-  t1=$(now)
-  "$sim" run --dir "$out/sim" "$ibburn" topo discover -o "$out/ibburn.txt" 2>"$out/ibburn.err"
-  t2=$(now)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$out/ibnetdiscover.times"
-  awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }' >>"$out/ibburn.times"
-  printf 'run %d: ibnetdiscover %.3f s, ibburn %.3f s\n' "$i" "$(tail -1 "$out/ibnetdiscover.times")" \
-    "$(tail -1 "$out/ibburn.times")"
+  timed ibnetdiscover "$out/ibnetdiscover.txt" ibnetdiscover
+  timed ibburn /dev/null "$ibburn" topo discover -o "$out/ibburn.txt"
+  printf 'run %d: ibnetdiscover %.2f s wall / %.2f s CPU, ibburn %.2f s wall / %.2f s CPU\n' "$i" \
+    "$(tail -1 "$out/ibnetdiscover.wall")" "$(tail -1 "$out/ibnetdiscover.cpu")" \
+    "$(tail -1 "$out/ibburn.wall")" "$(tail -1 "$out/ibburn.cpu")"
 done
 # Both must have seen the whole fabric for the times to mean anything.
 nodes_ref=$(grep -cE '^(Switch|Ca)' "$out/ibnetdiscover.txt")
 nodes_ours=$(grep -cE '^(Switch|Ca)' "$out/ibburn.txt")
 [[ $nodes_ref == "$nodes_ours" ]] || { echo "bench: node counts differ ($nodes_ref vs $nodes_ours)" >&2; exit 1; }
-m_ref=$(median <"$out/ibnetdiscover.times")
-m_ours=$(median <"$out/ibburn.times")
-printf 'nodes: %d each\nmedian: ibnetdiscover %.3f s, ibburn topo discover %.3f s, ratio %.2f (target <= 1.2)\n' \
-  "$nodes_ref" "$m_ref" "$m_ours" "$(awk -v a="$m_ours" -v b="$m_ref" 'BEGIN { print a / b }')"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+for kind in wall cpu; do
+  m_ref=$(median <"$out/ibnetdiscover.$kind")
+  m_ours=$(median <"$out/ibburn.$kind")
+  printf 'median %s: ibnetdiscover %.2f s, ibburn topo discover %.2f s, ratio %s (target <= 1.2)\n' \
+    "$kind" "$m_ref" "$m_ours" "$(ratio "$m_ours" "$m_ref")"
+done
+printf 'nodes: %d each\n' "$nodes_ref"
 "$sim" stop --dir "$out/sim" >/dev/null
 
 echo
