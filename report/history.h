@@ -1,0 +1,62 @@
+#pragma once
+// Memory of past runs in SQLite: every subject (host, hca, switch, cable) a run saw, with its
+// findings, so `ibburn history` can say which ones keep failing and which never do (golden).
+#include <string>
+#include <vector>
+
+#include "report/run_data.h"
+
+struct sqlite3;
+
+namespace ibburn::report {
+
+// One subject seen by one source of a run; kind empty = seen and fine.
+struct Observation {
+  std::string subject_kind;  // host | hca | switch | cable
+  std::string subject;       // "gpu001", "gpu001 mlx5_0", "leaf1[3] - spine2[7]"
+  std::string source;        // burn | topo | counters | host
+  std::string kind;          // finding kind or burn verdict; empty when fine
+  std::string severity;
+  std::string message;
+};
+
+// Pure: what a run says about each subject. Finding ports name nodes; a node named
+// "<host> mlx..." is an HCA of <host> (and counts against the host), any other node a switch;
+// a finding naming two ports is also about the cable between them.
+std::vector<Observation> observations(const RunData& run);
+
+struct SubjectScore {
+  std::string subject_kind, subject;
+  int failed_runs = 0;  // runs (of the last N) with at least one finding about it
+  int findings = 0;
+  std::string last_kind;  // kind of its latest finding
+};
+
+struct HistoryReport {
+  int runs = 0;                        // runs considered (<= N)
+  std::vector<SubjectScore> failing;   // worst first: failed runs, then findings, then name
+  std::vector<SubjectScore> golden;    // seen in the last N runs and never with a finding
+};
+
+class History {
+ public:
+  explicit History(const std::string& db_path);  // creates the schema when absent
+  ~History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+
+  // Records one run atomically (one transaction); returns its id.
+  long long record(const std::string& label, long long unix_time, const RunData& run);
+  HistoryReport rank(int last_n) const;
+
+ private:
+  ::sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace ibburn::report
+
+namespace ibburn::report {
+// Human table: failing subjects per kind (at most max_rows each, 0 = all), then the golden set.
+std::string format_history(const HistoryReport& r, size_t max_rows);
+}  // namespace ibburn::report

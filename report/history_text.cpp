@@ -1,0 +1,30 @@
+#include <fmt/format.h>
+
+#include "report/history.h"
+
+namespace ibburn::report {
+
+std::string format_history(const HistoryReport& r, size_t max_rows) {
+  std::string out = fmt::format("history: last {} run(s), {} failing subject(s), {} golden\n", r.runs,
+                                r.failing.size(), r.golden.size());
+  for (const char* kind : {"host", "hca", "cable", "switch"}) {
+    size_t shown = 0, total = 0;
+    for (const auto& s : r.failing) {
+      if (s.subject_kind != kind) continue;
+      if (total++ == 0) out += fmt::format("failing {}s (failed runs / findings, last finding):\n", kind);
+      if (max_rows == 0 || shown < max_rows)
+        out += fmt::format("  {:>3} / {:<4} {}  ({})\n", s.failed_runs, s.findings, s.subject, s.last_kind), ++shown;
+    }
+    if (total > shown) out += fmt::format("  ... and {} more\n", total - shown);
+  }
+  for (const char* kind : {"host", "hca", "cable", "switch"}) {
+    std::string names;
+    size_t n = 0;
+    for (const auto& s : r.golden)
+      if (s.subject_kind == kind) names += (n++ ? ", " : "") + s.subject;
+    if (n) out += fmt::format("golden {}s ({}): {}\n", kind, n, names);
+  }
+  return out;
+}
+
+}  // namespace ibburn::report

@@ -1,0 +1,113 @@
+#include "report/prometheus.h"
+
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace ibburn::report {
+
+std::string escape_label_value(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+namespace {
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+class Writer {
+ public:
+  void family(const std::string& name, const std::string& help) {
+    name_ = name;
+    os_ << "# HELP " << name << ' ' << help << "\n# TYPE " << name << " gauge\n";
+  }
+  void sample(const Labels& labels, double value) {
+    os_ << name_;
+    if (!labels.empty()) {
+      os_ << '{';
+      for (size_t i = 0; i < labels.size(); ++i)
+        os_ << (i ? "," : "") << labels[i].first << "=\"" << escape_label_value(labels[i].second) << '"';
+      os_ << '}';
+    }
+    os_ << ' ' << fmt::format("{}", value) << '\n';
+  }
+  std::string str() const { return os_.str(); }
+
+ private:
+  std::ostringstream os_;
+  std::string name_;
+};
+
+void findings_by_kind(Writer& w, const std::string& name, const std::string& help,
+                      const std::vector<Finding>& findings) {
+  std::map<std::pair<std::string, std::string>, int> n;
+  for (const auto& f : findings) ++n[{f.kind, to_string(f.severity)}];
+  w.family(name, help);
+  for (const auto& [k, c] : n) w.sample({{"kind", k.first}, {"severity", k.second}}, c);
+}
+
+void burn_metrics(Writer& w, const nlohmann::json& s) {
+  w.family("ibburn_burn_pass", "1 when the burn verdict is pass, 0 otherwise.");
+  w.sample({}, s.value("verdict", "") == "pass" ? 1 : 0);
+  std::map<int, std::pair<std::string, std::string>> rank_name;  // rank -> host, endpoint
+  const auto endpoints = s.value("endpoints", nlohmann::json::array());
+  w.family("ibburn_burn_endpoint_verdict", "Burn verdict per endpoint (1 for its verdict).");
+  for (const auto& e : endpoints) {
+    rank_name[e.value("rank", -1)] = {e.value("host", ""), e.value("endpoint", "")};
+    w.sample({{"host", e.value("host", "")}, {"endpoint", e.value("endpoint", "")},
+              {"verdict", e.value("verdict", "")}}, 1);
+  }
+  w.family("ibburn_burn_endpoint_min_gbps", "Slowest direction an endpoint sent (tx) or received (rx), Gb/s.");
+  for (const auto& e : endpoints)
+    for (const char* dir : {"tx", "rx"})
+      if (e.contains(fmt::format("min_{}_gbps", dir)))
+        w.sample({{"host", e.value("host", "")}, {"endpoint", e.value("endpoint", "")}, {"direction", dir}},
+                 e.at(fmt::format("min_{}_gbps", dir)).get<double>());
+  auto who = [&](int rank) {
+    auto it = rank_name.find(rank);
+    return it == rank_name.end() ? fmt::format("rank{}", rank)
+                                 : it->second.first + ":" + it->second.second;
+  };
+  w.family("ibburn_burn_flow_gbps", "Rate of one direction of a flow, Gb/s (receiver's count).");
+  for (const auto& f : s.value("flows", nlohmann::json::array()))
+    w.sample({{"stage", std::to_string(f.value("stage", 0))}, {"flow", std::to_string(f.value("flow", 0))},
+              {"from", who(f.value("from", -1))}, {"to", who(f.value("to", -1))},
+              {"verdict", f.value("verdict", "")}}, f.value("gbps", 0.0));
+}
+}  // namespace
+
+std::string prometheus_text(const RunData& run) {
+  Writer w;
+  if (run.burn) burn_metrics(w, *run.burn);
+  if (run.topo)
+    findings_by_kind(w, "ibburn_topo_findings", "Topology check findings by kind and severity.", *run.topo);
+  if (run.counters) {
+    findings_by_kind(w, "ibburn_counters_findings", "Counter findings by kind and severity.",
+                     counters_findings(run));
+    w.family("ibburn_counters_port_counter", "PerfMgt counter of a port (value read, or rise since the baseline).");
+    for (const auto& p : run.counters->value("ports", nlohmann::json::array())) {
+      const auto values = p.value("counters", nlohmann::json::object());  // items() needs it alive
+      for (const auto& [name, v] : values.items())
+        if (v.is_number())
+          w.sample({{"node", p.value("node", "")}, {"port", std::to_string(p.value("port", 0))}, {"counter", name}},
+                   v.get<double>());
+    }
+  }
+  if (!run.hosts.empty()) {
+    w.family("ibburn_host_findings", "Host check findings per host and kind.");
+    for (const auto& h : run.hosts) {
+      std::map<std::string, int> n;
+      for (const auto& f : h.findings) ++n[f.kind];
+      for (const auto& [k, c] : n) w.sample({{"host", h.host}, {"kind", k}}, c);
+    }
+  }
+  return w.str();
+}
+
+}  // namespace ibburn::report

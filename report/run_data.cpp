@@ -1,0 +1,65 @@
+#include "report/run_data.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "common/file_io.h"
+
+namespace ibburn::report {
+namespace fs = std::filesystem;
+
+namespace {
+nlohmann::json parse_file(const fs::path& p) {
+  try {
+    return nlohmann::json::parse(read_file(p));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(p.string(), 0, e.what());
+  }
+}
+
+std::vector<Finding> findings_of(const nlohmann::json& j, const fs::path& p) {
+  std::vector<Finding> out;
+  try {
+    for (const auto& f : j.value("findings", nlohmann::json::array())) out.push_back(finding_from_json(f));
+  } catch (const std::exception& e) {
+    throw InputError(p.string(), 0, std::string("bad finding: ") + e.what());
+  }
+  return out;
+}
+}  // namespace
+
+RunData load_run_dir(const fs::path& dir) {
+  if (!fs::is_directory(dir)) throw InputError(dir.string(), 0, "not a directory");
+  RunData run;
+  if (fs::exists(dir / "summary.json")) run.burn = parse_file(dir / "summary.json");
+  if (fs::exists(dir / "topo.json")) run.topo = findings_of(parse_file(dir / "topo.json"), dir / "topo.json");
+  if (fs::exists(dir / "counters.json")) {
+    run.counters = parse_file(dir / "counters.json");
+    findings_of(*run.counters, dir / "counters.json");  // validates early, naming the file
+  }
+  std::vector<fs::path> host_files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("host-") && name.ends_with(".json")) host_files.push_back(e.path());
+  }
+  std::sort(host_files.begin(), host_files.end());
+  for (const auto& p : host_files) {
+    const std::string name = p.filename().string();
+    run.hosts.push_back({name.substr(5, name.size() - 10), findings_of(parse_file(p), p)});
+  }
+  return run;
+}
+
+std::vector<Finding> counters_findings(const RunData& run) {
+  std::vector<Finding> out;
+  if (!run.counters) return out;
+  for (const auto& f : run.counters->value("findings", nlohmann::json::array())) out.push_back(finding_from_json(f));
+  return out;
+}
+
+std::string host_of(const std::string& node) {
+  const auto sp = node.find(' ');
+  return sp == std::string::npos ? node : node.substr(0, sp);
+}
+
+}  // namespace ibburn::report

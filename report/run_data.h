@@ -1,0 +1,37 @@
+#pragma once
+// What one run directory holds, read from the JSON files the check commands write, so the
+// Prometheus output, the history and the HTML page all start from the same data.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/finding.h"
+
+namespace ibburn::report {
+
+struct HostCheck {
+  std::string host;  // from the file name host-<HOST>.json
+  std::vector<Finding> findings;
+};
+
+struct RunData {
+  std::optional<nlohmann::json> burn;   // burn's summary.json
+  std::optional<std::vector<Finding>> topo;  // topo check --json
+  std::optional<nlohmann::json> counters;    // counters --json: {"ports","findings"}
+  std::vector<HostCheck> hosts;              // host check --json, one file per host
+};
+
+// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json and DIR/host-*.json;
+// each is optional. Bad JSON is an InputError naming the file.
+RunData load_run_dir(const std::filesystem::path& dir);
+
+std::vector<Finding> counters_findings(const RunData& run);
+
+// The host part of a node name: "gpu001 mlx5_0" -> "gpu001" (node descriptions of CAs are
+// "<hostname> <device>"); a name without a space is its own host.
+std::string host_of(const std::string& node);
+
+}  // namespace ibburn::report

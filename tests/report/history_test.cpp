@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "report/history.h"
+
+using namespace ibburn;
+using namespace ibburn::report;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path temp_db() {
+  const auto* t = testing::UnitTest::GetInstance()->current_test_info();
+  auto dir = fs::temp_directory_path() / ("ibburn-report-" + std::to_string(getpid()) + "-" + t->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir / "history.db";
+}
+
+// A run where gpu001..gpu004 burn; `slow` hosts are slow; counters see two cables, one bad.
+RunData run_with(std::vector<std::string> slow, bool bad_cable) {
+  RunData run;
+  nlohmann::json eps = nlohmann::json::array();
+  for (std::string h : {"gpu001", "gpu002", "gpu003", "gpu004"}) {
+    bool is_slow = std::find(slow.begin(), slow.end(), h) != slow.end();
+    eps.push_back({{"host", h}, {"endpoint", "mlx5_0:1"}, {"verdict", is_slow ? "slow" : "pass"}});
+  }
+  run.burn = nlohmann::json{{"verdict", slow.empty() ? "pass" : "fail"}, {"endpoints", eps}};
+  run.counters = nlohmann::json::parse(R"({"ports":[
+    {"node":"leaf1","port":1,"peer":{"node":"gpu001 mlx5_0","port":1},"counters":{}},
+    {"node":"leaf1","port":2,"peer":{"node":"gpu002 mlx5_0","port":1},"counters":{}}],"findings":[]})");
+  if (bad_cable)
+    run.counters->at("findings").push_back(nlohmann::json::parse(
+        R"({"kind":"errors","severity":"error","message":"SymbolErrorCounter 40",
+            "ports":[{"node":"leaf1","port":2},{"node":"gpu002 mlx5_0","port":1}]})"));
+  return run;
+}
+
+const SubjectScore* find(const std::vector<SubjectScore>& v, const std::string& kind, const std::string& name) {
+  for (const auto& s : v)
+    if (s.subject_kind == kind && s.subject == name) return &s;
+  return nullptr;
+}
+}  // namespace
+
+TEST(History, ObservationsNameHostsHcasAndCables) {
+  const auto obs = observations(run_with({}, true));
+  auto has = [&](const std::string& kind, const std::string& subject, const std::string& finding) {
+    for (const auto& o : obs)
+      if (o.subject_kind == kind && o.subject == subject && o.kind == finding) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("host", "gpu003", ""));
+  EXPECT_TRUE(has("hca", "gpu003 mlx5_0", ""));
+  EXPECT_TRUE(has("cable", "gpu002 mlx5_0[1] - leaf1[2]", "errors"));
+  EXPECT_TRUE(has("hca", "gpu002 mlx5_0", "errors"));
+  EXPECT_TRUE(has("host", "gpu002", "errors"));
+  EXPECT_TRUE(has("switch", "leaf1", "errors"));
+  EXPECT_TRUE(has("cable", "gpu001 mlx5_0[1] - leaf1[1]", ""));
+}
+
+TEST(History, RanksRepeatOffendersAndListsGolden) {
+  const auto db = temp_db();
+  {
+    History h(db.string());
+    h.record("run1", 1000, run_with({"gpu003"}, false));
+    h.record("run2", 2000, run_with({"gpu003", "gpu004"}, true));
+    h.record("run3", 3000, run_with({"gpu003"}, true));
+  }
+  History h(db.string());  // reopened: the runs are on disk
+  auto r = h.rank(10);
+  EXPECT_EQ(r.runs, 3);
+  ASSERT_FALSE(r.failing.empty());
+  // gpu003 failed all three runs; gpu002 (bad cable) two; gpu004 one.
+  // gpu003 and its HCA tie at the top.
+  EXPECT_EQ(host_of(r.failing.front().subject), "gpu003");
+  EXPECT_EQ(r.failing.front().failed_runs, 3);
+  EXPECT_EQ(find(r.failing, "host", "gpu003")->failed_runs, 3);
+  EXPECT_EQ(find(r.failing, "hca", "gpu003 mlx5_0")->failed_runs, 3);
+  ASSERT_NE(find(r.failing, "host", "gpu002"), nullptr);
+  EXPECT_EQ(find(r.failing, "host", "gpu002")->failed_runs, 2);
+  EXPECT_EQ(find(r.failing, "host", "gpu004")->failed_runs, 1);
+  EXPECT_EQ(find(r.failing, "cable", "gpu002 mlx5_0[1] - leaf1[2]")->failed_runs, 2);
+  EXPECT_EQ(find(r.failing, "cable", "gpu002 mlx5_0[1] - leaf1[2]")->last_kind, "errors");
+  EXPECT_NE(find(r.golden, "host", "gpu001"), nullptr);
+  EXPECT_NE(find(r.golden, "cable", "gpu001 mlx5_0[1] - leaf1[1]"), nullptr);
+  EXPECT_EQ(find(r.golden, "host", "gpu002"), nullptr);
+
+  // Over the last run only, gpu004 is golden again; gpu003 and the cable still fail.
+  r = h.rank(1);
+  EXPECT_EQ(r.runs, 1);
+  EXPECT_NE(find(r.golden, "host", "gpu004"), nullptr);
+  EXPECT_EQ(find(r.failing, "host", "gpu003")->failed_runs, 1);
+  EXPECT_NE(find(r.failing, "cable", "gpu002 mlx5_0[1] - leaf1[2]"), nullptr);
+
+  const std::string text = format_history(h.rank(10), 0);
+  EXPECT_NE(text.find("history: last 3 run(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("golden hosts (1): gpu001"), std::string::npos) << text;
+  fs::remove_all(db.parent_path());
+}
+
+TEST(History, UnwritableDatabaseIsAnEnvironmentError) {
+  EXPECT_THROW(History{"/nonexistent-dir/x/history.db"}, EnvironmentError);
+}

@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "report/prometheus.h"
+
+using namespace ibburn;
+using namespace ibburn::report;
+
+TEST(Prometheus, EscapesLabelValues) {
+  EXPECT_EQ(escape_label_value(R"(a\b"c)" "\nd"), R"(a\\b\"c\nd)");
+  EXPECT_EQ(escape_label_value("plain name"), "plain name");
+}
+
+TEST(Prometheus, BurnRatesAndVerdicts) {
+  RunData run;
+  run.burn = nlohmann::json::parse(R"({"verdict":"fail",
+    "endpoints":[{"rank":0,"host":"gpu001","endpoint":"mlx5_0:1","verdict":"pass","min_tx_gbps":390.5,"min_rx_gbps":391},
+                 {"rank":1,"host":"gpu\"2","endpoint":"mlx5_0:1","verdict":"slow"}],
+    "flows":[{"stage":1,"flow":0,"from":0,"to":1,"gbps":12.25,"expected_gbps":400,"verdict":"slow"}]})");
+  EXPECT_EQ(prometheus_text(run),
+            "# HELP ibburn_burn_pass 1 when the burn verdict is pass, 0 otherwise.\n"
+            "# TYPE ibburn_burn_pass gauge\n"
+            "ibburn_burn_pass 0\n"
+            "# HELP ibburn_burn_endpoint_verdict Burn verdict per endpoint (1 for its verdict).\n"
+            "# TYPE ibburn_burn_endpoint_verdict gauge\n"
+            "ibburn_burn_endpoint_verdict{host=\"gpu001\",endpoint=\"mlx5_0:1\",verdict=\"pass\"} 1\n"
+            "ibburn_burn_endpoint_verdict{host=\"gpu\\\"2\",endpoint=\"mlx5_0:1\",verdict=\"slow\"} 1\n"
+            "# HELP ibburn_burn_endpoint_min_gbps Slowest direction an endpoint sent (tx) or received (rx), Gb/s.\n"
+            "# TYPE ibburn_burn_endpoint_min_gbps gauge\n"
+            "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"tx\"} 390.5\n"
+            "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"rx\"} 391\n"
+            "# HELP ibburn_burn_flow_gbps Rate of one direction of a flow, Gb/s (receiver's count).\n"
+            "# TYPE ibburn_burn_flow_gbps gauge\n"
+            "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu\\\"2:mlx5_0:1\",verdict=\"slow\"} 12.25\n");
+}
+
+TEST(Prometheus, FindingsByKindAndPortCounters) {
+  RunData run;
+  run.topo = std::vector<Finding>{{"missing", Severity::Error, "m1", {}, {}},
+                                  {"missing", Severity::Error, "m2", {}, {}},
+                                  {"split", Severity::Critical, "s", {}, {}}};
+  run.counters = nlohmann::json::parse(R"({"ports":[{"node":"leaf\\1","port":3,"counters":{"SymbolErrorCounter":12,"PortXmitWait":0}}],
+    "findings":[{"kind":"errors","severity":"error","message":"x","ports":[{"node":"leaf\\1","port":3}]}]})");
+  run.hosts = {{"gpu001", {{"acs_enabled", Severity::Error, "acs", {}, {}}}}, {"gpu002", {}}};
+  EXPECT_EQ(prometheus_text(run),
+            "# HELP ibburn_topo_findings Topology check findings by kind and severity.\n"
+            "# TYPE ibburn_topo_findings gauge\n"
+            "ibburn_topo_findings{kind=\"missing\",severity=\"error\"} 2\n"
+            "ibburn_topo_findings{kind=\"split\",severity=\"critical\"} 1\n"
+            "# HELP ibburn_counters_findings Counter findings by kind and severity.\n"
+            "# TYPE ibburn_counters_findings gauge\n"
+            "ibburn_counters_findings{kind=\"errors\",severity=\"error\"} 1\n"
+            "# HELP ibburn_counters_port_counter PerfMgt counter of a port (value read, or rise since the baseline).\n"
+            "# TYPE ibburn_counters_port_counter gauge\n"
+            "ibburn_counters_port_counter{node=\"leaf\\\\1\",port=\"3\",counter=\"PortXmitWait\"} 0\n"
+            "ibburn_counters_port_counter{node=\"leaf\\\\1\",port=\"3\",counter=\"SymbolErrorCounter\"} 12\n"
+            "# HELP ibburn_host_findings Host check findings per host and kind.\n"
+            "# TYPE ibburn_host_findings gauge\n"
+            "ibburn_host_findings{host=\"gpu001\",kind=\"acs_enabled\"} 1\n");
+}
+
+TEST(Prometheus, EmptyRunIsEmpty) { EXPECT_EQ(prometheus_text(RunData{}), ""); }
