@@ -11,10 +11,13 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 echo "demo: outputs in $out"
 
-bash scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/cmake-configure.log"
-cmake --build build -j"$(nproc)" --target ibburn >"$out/cmake-build.log"
-ibburn=$root/build/ibburn
+# IBBURN=path runs an existing binary instead of setting up and building build/ibburn.
+if [[ -z ${IBBURN:-} ]]; then
+  bash scripts/setup.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/cmake-configure.log"
+  cmake --build build -j"$(nproc)" --target ibburn >"$out/cmake-build.log"
+fi
+ibburn=${IBBURN:-$root/build/ibburn}
 sim=$root/scripts/simfabric
 
 step() { echo; echo "== $*"; }
@@ -59,8 +62,15 @@ if "$ibburn" counters --help >/dev/null 2>&1; then
     --json "$out/counters.json"
 fi
 
-step "fault: unplug one cable, discover again, check again"
-"$sim" console --dir "$out/sim" "Unlink \"$first_switch\"[1]"
+# The fault: a switch-to-switch cable of the last switch in the netfile (a spine; unplugging
+# an HCA cable could cut off the SM's own port).
+read -r last_switch last_port < <(awk '
+  /^Switch/ { match($0, /"[^"]*"/); sw = substr($0, RSTART + 1, RLENGTH - 2); port = "" }
+  sw != "" && port == "" && /^\[[0-9]+\]/ { match($0, /[0-9]+/); port = substr($0, RSTART, RLENGTH) }
+  /^$/ && sw != "" && port != "" { last = sw " " port; sw = "" }
+  END { if (sw != "" && port != "") last = sw " " port; print last }' "$out/design.net")
+step "fault: unplug $last_switch[$last_port], discover again, check again"
+"$sim" console --dir "$out/sim" "Unlink \"$last_switch\"[$last_port]"
 "$sim" resweep --dir "$out/sim"
 show topo-show-after-fault "$sim" run --dir "$out/sim" "$ibburn" topo show live
 show topo-check-after-fault "$sim" run --dir "$out/sim" "$ibburn" topo check --wiring "$out/design.csv" \
