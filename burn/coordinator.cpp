@@ -20,6 +20,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
+constexpr auto kSummaryRefresh = 10s;
 
 class Coordinator {
  public:
@@ -272,8 +273,14 @@ class Coordinator {
       return json{{"type", "start"}, {"stage", stage_index_}, {"duration_ms", o_.duration.count()}};
     });
     const auto t0 = Clock::now();
-    auto next_print = t0 + 1s;
+    auto next_print = t0 + 1s, next_summary = t0 + kSummaryRefresh;
     auto tick = [&] {
+      // A long stage refreshes summary.json from the samples, so even rank 0's own sudden
+      // death loses at most kSummaryRefresh of it.
+      if (Clock::now() >= next_summary) {
+        next_summary += kSummaryRefresh;
+        write_summary(false);
+      }
       if (o_.quiet || Clock::now() < next_print) return;
       next_print += 1s;
       std::vector<LiveRate> rates;

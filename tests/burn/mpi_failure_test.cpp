@@ -159,3 +159,22 @@ TEST_F(BurnFailure, InterruptWritesPartialSummaryQuickly) {
   EXPECT_EQ(lines.back().at("partial"), true);
   EXPECT_GT(lines.back().at("flows")[0].at("directions")[0].at("bytes").get<double>(), 0);
 }
+
+// Rank 0 itself killed (-9) in a long stage: summary.json still holds that stage's samples
+// up to its last refresh (every 10 s).
+TEST_F(BurnFailure, RankZeroKilledMidStageLeavesTheRefreshedSummary) {
+  Launch l = start(2, "--pattern pairs --duration 40s --expect-gbps 0.01");
+  ASSERT_TRUE(wait_for_file(dir_ + "/mpirun.log", 90000, [](const std::string& t) {
+    return t.find("\" 12s/40s") != std::string::npos;
+  })) << log();
+  kill(read_pid(dir_ + "/pid.0"), SIGKILL);
+  wait_mpirun(l);
+  json s = read_json(dir_ + "/summary.json");
+  EXPECT_EQ(s.at("complete"), false);
+  ASSERT_EQ(s.at("stages_run"), 1) << s.dump(2);
+  ASSERT_EQ(s.at("flows").size(), 2u);
+  for (const auto& f : s.at("flows")) {
+    EXPECT_EQ(f.at("verdict"), "interrupted") << f.dump();
+    EXPECT_GT(f.at("gbps").get<double>(), 0) << f.dump();
+  }
+}
