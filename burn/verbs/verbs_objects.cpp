@@ -15,9 +15,10 @@ DeviceList::DeviceList(const VerbsApi& api) : api_(&api) {
   errno = 0;
   list_ = api.get_device_list(&count_);
   if (list_ == nullptr) {
-    // ENOSYS: the kernel has no RDMA support; either way there is nothing to open.
+    const int err = errno != 0 ? errno : ENODEV;
     throw EnvironmentError(std::string("no RDMA devices: ibv_get_device_list failed: ") +
-                           std::strerror(errno != 0 ? errno : ENODEV));
+                           std::strerror(err) +
+                           (err == ENOSYS ? " (this kernel has no RDMA support)" : ""));
   }
 }
 
