@@ -350,7 +350,8 @@ std::string SimFabric::console(const std::string& command) {
   const size_t end = log.find("sim> ", start);
   ++prompts_seen_;
   std::string reply = log.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  static const std::regex failure(R"((unknown|not found|can't|cannot|bad |failed|error))", std::regex::icase);
+  // Whole words only: replies name counters such as SymbolErrorCounter or PortRcvErrors.
+  static const std::regex failure(R"(\b(unknown|not found|can't|cannot|bad|failed|error)\b)", std::regex::icase);
   if (std::regex_search(reply, failure) && command.rfind("Error", 0) != 0)
     throw std::runtime_error("sim fabric: console command `" + command + "` failed: " + reply);
   return reply;
