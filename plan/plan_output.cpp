@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "plan/burn_localize.h"
 
 namespace ibburn::plan {
 
@@ -94,17 +95,11 @@ nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& 
                       {"dst", fabric.port_name(endpoints[f.flow.dst])},
                       {"gbps", f.gbps},
                       {"expected_gbps", f.expected_gbps}});
-  nlohmann::json suspects = nlohmann::json::array();
-  for (const auto& s : report.suspects)
-    suspects.push_back({{"cable", cables.describe(fabric, s.edge)},
-                        {"confidence", s.confidence},
-                        {"slow_flows", s.slow_explained},
-                        {"healthy_flows", s.healthy_through}});
   return {{"stage_aggregate_gbps", report.stage_aggregate_gbps},
           {"probe_stages", report.probe_stages},
           {"flows", report.flows.size()},
           {"slow_flows", slow},
-          {"suspects", suspects}};
+          {"suspects", suspects_to_json(fabric, cables, report.suspects)}};
 }
 
 }  // namespace ibburn::plan

@@ -16,6 +16,8 @@ struct Candidate {
   std::vector<Flow> flows;
   std::vector<double> load;
   size_t gain = 0;
+  size_t unroutable = 0;
+  std::string routing_error;  // the first one, as an example
 };
 
 // Routes the flows in order and admits each one only if no edge on its path would exceed
@@ -32,8 +34,10 @@ Candidate evaluate(const CableIndex& cables, const Router& router,
     path.clear();
     try {
       router.route(s, d, path);
-    } catch (const RoutingError&) {
-      continue;  // unroutable flows simply do not run in this stage
+    } catch (const RoutingError& e) {
+      // Unroutable flows do not run in this stage; make_plan reports them.
+      if (c.unroutable++ == 0) c.routing_error = e.what();
+      continue;
     }
     bool fits = true;
     for (auto [e, share] : path)
@@ -45,14 +49,23 @@ Candidate evaluate(const CableIndex& cables, const Router& router,
   return c;
 }
 
+// Shift amounts to try, best first: half the fabric away (every flow leaves its pod in a
+// multi-tier tree), then whole-switch shifts and their small offsets (a switch with fewer
+// endpoints than uplinks leaves a different uplink idle in each), then an even spread.
 std::vector<int> shift_amounts(size_t n, size_t per_switch, int max_candidates) {
-  std::set<size_t> ks;
-  // Shifts by whole switches first: they send every flow off its own switch.
-  for (size_t k = per_switch; k < n && ks.size() < static_cast<size_t>(max_candidates) / 2; k += per_switch)
-    ks.insert(k);
-  size_t step = std::max<size_t>(1, n / std::max(1, max_candidates / 2));
-  for (size_t k = 1; k < n && ks.size() < static_cast<size_t>(max_candidates); k += step) ks.insert(k);
-  return {ks.begin(), ks.end()};
+  std::vector<int> out;
+  std::set<size_t> seen;
+  const size_t cap = static_cast<size_t>(max_candidates);
+  auto add = [&](size_t k) {
+    k %= n;
+    if (k && out.size() < cap && seen.insert(k).second) out.push_back(static_cast<int>(k));
+  };
+  const size_t half = std::max<size_t>(1, (n / 2 + per_switch / 2) / per_switch) * per_switch;
+  for (size_t j = 0; j < 4; ++j) add(half + j);
+  for (size_t k = per_switch; k < n && out.size() < cap / 2; k += per_switch) add(k), add(k + 1);
+  size_t step = std::max<size_t>(1, n / std::max<size_t>(1, cap / 2));
+  for (size_t k = 1; k < n; k += step) add(k);
+  return out;
 }
 
 }  // namespace
@@ -119,13 +132,18 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     return std::tie(attach[a].node, attach[a].port) < std::tie(attach[b].node, attach[b].port);
   });
-  size_t switches = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (i == 0 || attach[order[i]].node != attach[order[i - 1]].node) ++switches;
-  size_t per_switch = std::max<size_t>(1, n / std::max<size_t>(1, switches));
+  // Endpoints per switch: the most any switch has (a fabric with one host short still
+  // shifts by whole leaves).
+  size_t per_switch = 1;
+  for (size_t i = 0, run = 0; i < n; ++i) {
+    run = (i > 0 && attach[order[i]].node == attach[order[i - 1]].node) ? run + 1 : 1;
+    per_switch = std::max(per_switch, run);
+  }
   std::vector<int> ks = shift_amounts(n, per_switch, options.max_candidates);
 
   std::vector<char> covered(cables.size(), 0);
+  size_t unroutable = 0;
+  std::string routing_error;
   while (result.covered < cables.size() && static_cast<int>(result.stages.size()) < options.max_stages) {
     Candidate best;
     for (int k : ks) {
@@ -134,7 +152,9 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
       Candidate c = evaluate(cables, router, endpoints, flows, options.max_load);
       for (EdgeId e = 0; e < c.load.size(); ++e)
         if (!covered[e] && c.load[e] >= options.cover_fraction - 1e-9) ++c.gain;
+      if (c.unroutable > unroutable) unroutable = c.unroutable, routing_error = c.routing_error;
       if (c.gain > best.gain) best = std::move(c);
+      if (best.gain == cables.size() - result.covered) break;  // covers all that is left
     }
     if (best.gain == 0) break;
     int stage = static_cast<int>(result.stages.size());
@@ -149,6 +169,9 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
     }
     result.stages.push_back(std::move(best.flows));
   }
+  if (unroutable)
+    result.notes.push_back(std::to_string(unroutable) + " of " + std::to_string(n) +
+                           " flows of a candidate stage have no route, e.g.: " + routing_error);
   if (result.covered < cables.size()) {
     result.notes.push_back(std::to_string(cables.size() - result.covered) +
                            " cable directions never reach " +

@@ -96,6 +96,35 @@ const AdaptiveRouter::ToDestination& AdaptiveRouter::towards(topo::NodeId d) con
   return ref;
 }
 
+PathShares AdaptiveRouter::switch_shares(topo::NodeId s, topo::NodeId d) const {
+  const ToDestination& td = towards(d);
+  if (td.dist[s] < 0)
+    throw RoutingError("no path from " + fabric_.node(s).name + " to " + fabric_.node(d).name);
+  // Push the flow down the shortest-path DAG level by level; each node splits what reaches
+  // it over its next hops in proportion to their path counts.
+  PathShares out;
+  std::vector<std::pair<topo::NodeId, double>> level{{s, 1.0}}, next;
+  std::unordered_map<topo::NodeId, double> acc;
+  while (!level.empty()) {
+    acc.clear();
+    next.clear();
+    for (auto [u, share] : level) {
+      if (u == d) continue;
+      for (auto [e, v] : adj_[u]) {
+        if (td.dist[v] != td.dist[u] - 1) continue;
+        double part = share * td.paths[v] / td.paths[u];
+        out.emplace_back(e, part);
+        auto [it, fresh] = acc.emplace(v, 0.0);
+        if (fresh) next.emplace_back(v, 0.0);
+        it->second += part;
+      }
+    }
+    for (auto& [v, share] : next) share = acc[v];
+    level.swap(next);
+  }
+  return out;
+}
+
 void AdaptiveRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) const {
   if (!cables_.has_out_edge(src)) throw RoutingError(fabric_.port_name(src) + " is not cabled");
   if (!cables_.has_out_edge(dst)) throw RoutingError(fabric_.port_name(dst) + " is not cabled");
@@ -105,30 +134,13 @@ void AdaptiveRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out
   topo::NodeId d = cables_.edge(last).from.node;
   out.emplace_back(first, 1.0);
   if (s != d) {
-    const ToDestination& td = towards(d);
-    if (td.dist[s] < 0)
-      throw RoutingError("no path from " + fabric_.node(s).name + " to " + fabric_.node(d).name);
-    // Push the flow down the shortest-path DAG level by level; each node splits what
-    // reaches it over its next hops in proportion to their path counts.
-    std::vector<std::pair<topo::NodeId, double>> level{{s, 1.0}}, next;
-    std::unordered_map<topo::NodeId, double> acc;
-    while (!level.empty()) {
-      acc.clear();
-      next.clear();
-      for (auto [u, share] : level) {
-        if (u == d) continue;
-        for (auto [e, v] : adj_[u]) {
-          if (td.dist[v] != td.dist[u] - 1) continue;
-          double part = share * td.paths[v] / td.paths[u];
-          out.emplace_back(e, part);
-          auto [it, fresh] = acc.emplace(v, 0.0);
-          if (fresh) next.emplace_back(v, 0.0);
-          it->second += part;
-        }
-      }
-      for (auto& [v, share] : next) share = acc[v];
-      level.swap(next);
+    const uint64_t key = (uint64_t(s) << 32) | d;
+    auto hit = pair_cache_.find(key);
+    if (hit == pair_cache_.end()) {
+      if (pair_cache_.size() >= 8192) pair_cache_.clear();
+      hit = pair_cache_.emplace(key, switch_shares(s, d)).first;
     }
+    out.insert(out.end(), hit->second.begin(), hit->second.end());
   }
   out.emplace_back(last, 1.0);
 }

@@ -57,12 +57,16 @@ class AdaptiveRouter : public Router {
  private:
   struct ToDestination;  // distances and path counts towards one switch, built lazily
   const ToDestination& towards(topo::NodeId dst_switch) const;
+  PathShares switch_shares(topo::NodeId src_switch, topo::NodeId dst_switch) const;
 
   const topo::Fabric& fabric_;
   const CableIndex& cables_;
   // Switch-to-switch adjacency: per node, (edge, next node).
   std::vector<std::vector<std::pair<EdgeId, topo::NodeId>>> adj_;
   mutable std::unordered_map<topo::NodeId, std::unique_ptr<ToDestination>> cache_;
+  // Switch-to-switch shares, memoised: every HCA pair behind the same two switches shares
+  // them. Bounded, since a big fabric has many switch pairs.
+  mutable std::unordered_map<uint64_t, PathShares> pair_cache_;
 };
 
 // The switch an HCA port is cabled to, and the edge from the HCA into it.
