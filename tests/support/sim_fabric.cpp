@@ -234,8 +234,9 @@ void SimFabric::start(const std::string& netfile) {
   // -d2 flushes the log after each message, so sweeps can be counted (resweep()).
   // --sweep 0: sweeps happen at start, on traps from ibsim and on SIGHUP, never mid-test.
   int osm_out = ::open((workdir_ + "/osm/opensm.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  opensm_pid_ = spawn({"opensm", "-d2", "--sweep", "0", "-f", workdir_ + "/osm/opensm.log"}, osm_env,
-                      workdir_, -1, osm_out, osm_out);
+  std::vector<std::string> osm_argv = {"opensm", "-d2", "--sweep", "0", "-f", workdir_ + "/osm/opensm.log"};
+  osm_argv.insert(osm_argv.end(), options_.opensm_args.begin(), options_.opensm_args.end());
+  opensm_pid_ = spawn(osm_argv, osm_env, workdir_, -1, osm_out, osm_out);
   ::close(osm_out);
   wait_for_sm(deadline);
 }

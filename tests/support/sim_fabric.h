@@ -19,6 +19,9 @@ struct SimOptions {
   int max_switches = 0;
   int max_ports = 0;
   bool keep_workdir = false;   // leave logs behind for debugging
+  // Extra opensm arguments, e.g. {"-R", "ftree"}: the default minhop engine leaves all but
+  // one of several parallel cables between two switches without routes.
+  std::vector<std::string> opensm_args;
 };
 
 struct CommandResult {
