@@ -1,0 +1,172 @@
+#include "report/html_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/fabric_map.h"
+
+namespace ibburn::report {
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+constexpr const char* kStyle = R"(<style>
+body{font-family:sans-serif;margin:16px;color:#202124}
+.verdict{font-size:28px;font-weight:bold;padding:12px 18px;border-radius:6px;color:#fff;display:inline-block}
+.pass{background:#2e9e44}.fail{background:#d93025}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;text-align:left}
+.heat{display:flex;flex-wrap:wrap;gap:2px;max-width:1300px}.heat div{width:12px;height:12px}
+.legend span{display:inline-block;padding:1px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
+svg text{font-size:9px}#drill{margin-top:6px}
+</style>)";
+
+// window.onerror writes into the DOM so a headless --dump-dom shows script errors.
+constexpr const char* kErrorTrap = R"(<script>
+window.onerror=function(m,s,l){var e=document.getElementById('js-errors');if(e){e.textContent+=m+' at '+l+'\n';}};
+</script>)";
+
+std::string findings_table(const std::string& title, const std::vector<Finding>& findings) {
+  std::string out = fmt::format("<h3>{} ({} findings)</h3>", html_escape(title), findings.size());
+  if (findings.empty()) return out;
+  out += "<table><tr><th>kind</th><th>severity</th><th>ports</th><th>message</th></tr>";
+  for (const auto& f : findings) {
+    std::string ports;
+    for (const auto& p : f.ports) ports += (ports.empty() ? "" : ", ") + p.node + "[" + std::to_string(p.port) + "]";
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", html_escape(f.kind),
+                       to_string(f.severity), html_escape(ports), html_escape(f.message));
+  }
+  return out + "</table>";
+}
+
+std::string map_svg(const FabricMap& m) {
+  std::string out = fmt::format(R"(<svg id="map" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {:.0f} {:.0f}">)",
+                                m.width, m.height + 30);
+  for (const auto& e : m.edges) {
+    const auto &a = m.boxes[e.a], &b = m.boxes[e.b];
+    out += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="{}"{} class="v-{}"><title>{} - {}: {} cable(s), {}</title></line>)",
+                       a.x, a.y, b.x, b.y, colour(e.verdict), e.verdict == CableVerdict::Ok ? 0.4 : 2.5,
+                       e.planned_only ? R"( stroke-dasharray="4 3")" : "", to_string(e.verdict),
+                       html_escape(a.name), html_escape(b.name), e.cables, to_string(e.verdict));
+  }
+  for (const auto& b : m.boxes) {
+    if (b.hcas) {
+      out += fmt::format(R"(<rect class="agg" data-leaf="{}" x="{:.1f}" y="{:.1f}" width="10" height="18" fill="{}" style="cursor:pointer"><title>{}: {} HCAs, worst cable {} (click for the cables)</title></rect>)",
+                         html_escape(b.name.substr(0, b.name.size() - 5)), b.x - 5, b.y - 9, colour(b.verdict),
+                         html_escape(b.name), b.hcas, to_string(b.verdict));
+    } else {
+      out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="5" fill="#1a73e8"><title>{}</title></circle>)", b.x, b.y,
+                         html_escape(b.name));
+    }
+  }
+  const char* tiers[] = {"hosts", "leaf", "spine", "core"};
+  std::vector<bool> labelled(4, false);
+  for (const auto& b : m.boxes)
+    if (!labelled[b.tier]) labelled[b.tier] = true, out += fmt::format(R"(<text x="4" y="{:.1f}">{}</text>)", b.y - 12, tiers[b.tier]);
+  return out + "</svg>";
+}
+
+std::string drill_data(const FabricMap& m) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [leaf, cables] : m.hcas_by_leaf)
+    for (const auto& c : cables) j[leaf].push_back({c.hca_port, c.leaf_port, to_string(c.verdict)});
+  std::string s = j.dump();
+  // "</" would end the script element early.
+  for (size_t pos = 0; (pos = s.find("</", pos)) != std::string::npos;) s.replace(pos, 2, "<\\/");
+  return s;
+}
+
+constexpr const char* kDrillScript = R"(<script>
+document.getElementById('map').addEventListener('click',function(ev){
+  var leaf=ev.target.getAttribute&&ev.target.getAttribute('data-leaf'); if(!leaf)return;
+  var rows=(DRILL[leaf]||[]).map(function(r){return '<tr><td>'+esc(r[0])+'</td><td>'+esc(r[1])+'</td><td>'+r[2]+'</td></tr>';});
+  document.getElementById('drill').innerHTML='<b>'+esc(leaf)+'</b><table><tr><th>HCA port</th><th>leaf port</th><th>verdict</th></tr>'+rows.join('')+'</table>';
+});
+function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
+</script>)";
+
+std::string heat_map(const nlohmann::json& burn) {
+  const auto eps = burn.value("endpoints", nlohmann::json::array());
+  double best = 0;
+  for (const auto& e : eps) best = std::max({best, e.value("min_tx_gbps", 0.0), e.value("min_rx_gbps", 0.0)});
+  std::string out = fmt::format("<h2>Per-endpoint bandwidth ({} endpoints)</h2><div class=\"heat\">", eps.size());
+  for (const auto& e : eps) {
+    const double g = std::min(e.value("min_tx_gbps", best), e.value("min_rx_gbps", best));
+    const std::string v = e.value("verdict", "");
+    // Green at the best endpoint's rate, shading to red as the slowest direction drops.
+    const double f = best > 0 ? std::clamp(g / best, 0.0, 1.0) : 1.0;
+    const std::string col = v == "failed" ? "#202124" : fmt::format("hsl({:.0f},70%,45%)", 120 * f);
+    out += fmt::format(R"(<div style="background:{}" title="{} {}: {} min {:.1f} Gb/s"></div>)", col,
+                       html_escape(e.value("host", "")), html_escape(e.value("endpoint", "")), html_escape(v), g);
+  }
+  return out + "</div>";
+}
+
+bool is_data_counter(const std::string& name) {
+  return name.find("Data") != std::string::npos || name.find("Pkts") != std::string::npos ||
+         name == "PortXmitWait";
+}
+
+std::string counter_table(const nlohmann::json& counters) {
+  std::string rows;
+  size_t n = 0;
+  for (const auto& p : counters.value("ports", nlohmann::json::array())) {
+    const auto values = p.value("counters", nlohmann::json::object());
+    for (const auto& [name, v] : values.items())
+      if (!is_data_counter(name) && v.is_number() && v.get<double>() > 0 && n++ < 500)
+        rows += fmt::format("<tr><td>{}[{}]</td><td>{}</td><td>{}</td></tr>", html_escape(p.value("node", "")),
+                            p.value("port", 0), html_escape(name), v.dump());
+  }
+  std::string out = fmt::format("<h2>Per-cable error counters ({} non-zero)</h2>", n);
+  if (n) out += "<table><tr><th>port</th><th>counter</th><th>value / rise</th></tr>" + rows + "</table>";
+  if (n > 500) out += fmt::format("<p>... and {} more</p>", n - 500);
+  return out;
+}
+}  // namespace
+
+std::string html_report(const RunData& run, const topo::Fabric* fabric, const std::string& title) {
+  std::vector<Finding> all;
+  if (run.topo) all.insert(all.end(), run.topo->begin(), run.topo->end());
+  const auto cf = counters_findings(run);
+  all.insert(all.end(), cf.begin(), cf.end());
+  for (const auto& h : run.hosts) all.insert(all.end(), h.findings.begin(), h.findings.end());
+  const bool burn_ok = !run.burn || run.burn->value("verdict", "pass") == "pass";
+  const bool pass = burn_ok && exit_code_for(all) == 0;
+
+  std::string out = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html_escape(title) + "</title>" +
+                    kStyle + kErrorTrap + "</head><body>";
+  out += fmt::format(R"(<pre id="js-errors" style="color:#d93025"></pre><h1>{}</h1><div class="verdict {}">{}</div>)",
+                     html_escape(title), pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
+  out += fmt::format("<p>burn: {}; findings: {}</p>",
+                     run.burn ? html_escape(run.burn->value("verdict", "?")) : "not run", all.size());
+  if (fabric) {
+    const auto m = layout_fabric(*fabric, port_verdicts(run), missing_cables(run));
+    out += "<h2>Fabric map</h2><div class=\"legend\">";
+    for (int v = 0; v <= static_cast<int>(CableVerdict::Missing); ++v)
+      out += fmt::format(R"(<span style="background:{}">{}</span>)", colour(CableVerdict(v)), to_string(CableVerdict(v)));
+    out += "</div>" + map_svg(m) + "<div id=\"drill\">Click an HCA box under a leaf for its cables.</div>";
+    out += "<script>var DRILL=" + drill_data(m) + ";</script>" + kDrillScript;
+  }
+  if (run.burn) out += heat_map(*run.burn);
+  if (run.counters) out += counter_table(*run.counters);
+  out += "<h2>Findings</h2>";
+  if (run.topo) out += findings_table("topo check", *run.topo);
+  if (run.counters) out += findings_table("counters", cf);
+  for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
+  return out + "</body></html>\n";
+}
+
+}  // namespace ibburn::report

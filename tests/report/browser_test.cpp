@@ -1,0 +1,64 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+#include "common/file_io.h"
+#include "report/html_report.h"
+#include "wiring/fat_tree.h"
+
+using namespace ibburn;
+namespace fs = std::filesystem;
+
+namespace {
+// The field-notes design as an in-memory fabric, named as a discovery would name it.
+topo::Fabric fabric_of(const wiring::FatTreeDesign& d) {
+  topo::Fabric f;
+  for (const auto& s : d.switches) f.add_node(topo::NodeType::Switch, s.guid, s.name, s.ports);
+  for (const auto& h : d.hcas) f.add_node(topo::NodeType::CA, h.guid, h.description, 1);
+  f.reset_names_to_descriptions();
+  for (const auto& c : d.wiring.cables)
+    f.connect({*f.find_name(c.a.node), c.a.port}, {*f.find_name(c.b.node), c.b.port});
+  return f;
+}
+}  // namespace
+
+TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  const auto d = wiring::generate_fat_tree(*wiring::fat_tree_preset("field-notes"));
+  const auto fabric = fabric_of(d);
+  ASSERT_EQ(fabric.ca_count(), 4088u);
+
+  report::RunData run;
+  const auto& hca_cable = d.wiring.cables[5];
+  const auto& uplink = d.wiring.cables[5000];
+  run.counters = nlohmann::json{{"ports", nlohmann::json::array()}, {"findings", nlohmann::json::array()}};
+  run.counters->at("findings").push_back(to_json(Finding{"errors", Severity::Error, "SymbolErrorCounter 40",
+      {{hca_cable.b.node, hca_cable.b.port}, {hca_cable.a.node, hca_cable.a.port}}, {}}));
+  run.topo = std::vector<Finding>{{"miswired", Severity::Error, "found elsewhere",
+      {{uplink.a.node, uplink.a.port}, {uplink.b.node, uplink.b.port}}, {}}};
+
+  const fs::path dir = fs::path(IBBURN_BINARY_DIR) / "tests" / "report";
+  fs::create_directories(dir);
+  const fs::path html = dir / ("field-notes-report-" + std::to_string(getpid()) + ".html");
+  const fs::path png = dir / "field-notes-report.png";
+  const fs::path dom = dir / ("field-notes-dom-" + std::to_string(getpid()) + ".html");
+  write_file_atomic(html.string(), report::html_report(run, &fabric, "field-notes fabric"));
+  char profile[] = "/tmp/ibburn-chromium-XXXXXX";
+  ASSERT_NE(mkdtemp(profile), nullptr);
+  const std::string flags = std::string("timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+      "--no-first-run --disable-background-networking --disable-component-update --disable-sync "
+      "--user-data-dir=") + profile + " --window-size=1400,1000 ";
+  ASSERT_EQ(std::system((flags + "--dump-dom file://" + html.string() + " > " + dom.string() + " 2>/dev/null").c_str()), 0);
+  const std::string dumped = read_file(dom.string());
+  EXPECT_NE(dumped.find(R"(<pre id="js-errors" style="color:#d93025"></pre>)"), std::string::npos)
+      << "script errors: " << dumped.substr(dumped.find("js-errors"), 300);
+  EXPECT_NE(dumped.find("<svg"), std::string::npos);
+  EXPECT_NE(dumped.find("<line"), std::string::npos);
+  EXPECT_NE(dumped.find("class=\"agg\""), std::string::npos);
+  ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html.string() + " >/dev/null 2>&1").c_str()), 0);
+  EXPECT_GT(fs::file_size(png), 10000u);
+  std::cout << "screenshot: " << png << "\n";
+  fs::remove(html), fs::remove(dom), fs::remove_all(profile);
+}
