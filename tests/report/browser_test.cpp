@@ -39,6 +39,14 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   run.topo = std::vector<Finding>{{"miswired", Severity::Error, "found elsewhere",
       {{uplink.a.node, uplink.a.port}, {uplink.b.node, uplink.b.port}}, {}}};
 
+  // A burn over every HCA, one of them slow, for the heat map.
+  nlohmann::json eps = nlohmann::json::array();
+  for (size_t i = 0; i < d.hcas.size(); ++i)
+    eps.push_back({{"rank", i}, {"host", d.hcas[i].host}, {"endpoint", "mlx5_" + std::to_string(d.hcas[i].hca) + ":1"},
+                   {"verdict", i == 77 ? "slow" : "pass"}, {"min_tx_gbps", i == 77 ? 120.0 : 390.0},
+                   {"min_rx_gbps", 391.0}});
+  run.burn = nlohmann::json{{"verdict", "fail"}, {"endpoints", eps}};
+
   const fs::path dir = fs::path(IBBURN_BINARY_DIR) / "tests" / "report";
   fs::create_directories(dir);
   const fs::path html = dir / ("field-notes-report-" + std::to_string(getpid()) + ".html");
@@ -57,6 +65,7 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   EXPECT_NE(dumped.find("<svg"), std::string::npos);
   EXPECT_NE(dumped.find("<line"), std::string::npos);
   EXPECT_NE(dumped.find("class=\"agg\""), std::string::npos);
+  EXPECT_NE(dumped.find("class=\"heat\""), std::string::npos);
   ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html.string() + " >/dev/null 2>&1").c_str()), 0);
   EXPECT_GT(fs::file_size(png), 10000u);
   std::cout << "screenshot: " << png << "\n";

@@ -32,12 +32,12 @@ const MapBox* box(const FabricMap& m, const std::string& name) {
 }
 }  // namespace
 
-TEST(FabricMap, TiersByDistanceFromHcas) {
+TEST(ReportFabricMap, TiersByDistanceFromHcas) {
   const auto f = small_fabric();
   EXPECT_EQ(node_tiers(f), (std::vector<int>{2, 1, 1, 0, 0, 0}));
 }
 
-TEST(FabricMap, VerdictsFromFindingsAndBurn) {
+TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
   RunData run;
   run.topo = std::vector<Finding>{{"miswired", Severity::Error, "", {{"leaf2", 5}, {"spine1", 3}}, {}},
                                   {"missing", Severity::Error, "", {{"leaf2", 6}, {"spine1", 4}}, {}}};
@@ -83,7 +83,7 @@ TEST(FabricMap, VerdictsFromFindingsAndBurn) {
   EXPECT_EQ(m.hcas_by_leaf.at("leaf1")[1].verdict, CableVerdict::Errors);
 }
 
-TEST(HtmlReport, EscapesAndHasVerdictFirst) {
+TEST(ReportHtml, EscapesAndHasVerdictFirst) {
   EXPECT_EQ(html_escape(R"(<a href="x">&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
   RunData run;
   run.topo = std::vector<Finding>{{"missing", Severity::Error, "<script>alert(1)</script>", {}, {}}};

@@ -45,7 +45,7 @@ const SubjectScore* find(const std::vector<SubjectScore>& v, const std::string& 
 }
 }  // namespace
 
-TEST(History, ObservationsNameHostsHcasAndCables) {
+TEST(ReportHistory, ObservationsNameHostsHcasAndCables) {
   const auto obs = observations(run_with({}, true));
   auto has = [&](const std::string& kind, const std::string& subject, const std::string& finding) {
     for (const auto& o : obs)
@@ -61,7 +61,7 @@ TEST(History, ObservationsNameHostsHcasAndCables) {
   EXPECT_TRUE(has("cable", "gpu001 mlx5_0[1] - leaf1[1]", ""));
 }
 
-TEST(History, RanksRepeatOffendersAndListsGolden) {
+TEST(ReportHistory, RanksRepeatOffendersAndListsGolden) {
   const auto db = temp_db();
   {
     History h(db.string());
@@ -101,6 +101,6 @@ TEST(History, RanksRepeatOffendersAndListsGolden) {
   fs::remove_all(db.parent_path());
 }
 
-TEST(History, UnwritableDatabaseIsAnEnvironmentError) {
+TEST(ReportHistory, UnwritableDatabaseIsAnEnvironmentError) {
   EXPECT_THROW(History{"/nonexistent-dir/x/history.db"}, EnvironmentError);
 }

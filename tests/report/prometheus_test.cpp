@@ -5,12 +5,12 @@
 using namespace ibburn;
 using namespace ibburn::report;
 
-TEST(Prometheus, EscapesLabelValues) {
+TEST(ReportPrometheus, EscapesLabelValues) {
   EXPECT_EQ(escape_label_value(R"(a\b"c)" "\nd"), R"(a\\b\"c\nd)");
   EXPECT_EQ(escape_label_value("plain name"), "plain name");
 }
 
-TEST(Prometheus, BurnRatesAndVerdicts) {
+TEST(ReportPrometheus, BurnRatesAndVerdicts) {
   RunData run;
   run.burn = nlohmann::json::parse(R"({"verdict":"fail",
     "endpoints":[{"rank":0,"host":"gpu001","endpoint":"mlx5_0:1","verdict":"pass","min_tx_gbps":390.5,"min_rx_gbps":391},
@@ -33,7 +33,7 @@ TEST(Prometheus, BurnRatesAndVerdicts) {
             "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu\\\"2:mlx5_0:1\",verdict=\"slow\"} 12.25\n");
 }
 
-TEST(Prometheus, FindingsByKindAndPortCounters) {
+TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
   RunData run;
   run.topo = std::vector<Finding>{{"missing", Severity::Error, "m1", {}, {}},
                                   {"missing", Severity::Error, "m2", {}, {}},
@@ -58,4 +58,4 @@ TEST(Prometheus, FindingsByKindAndPortCounters) {
             "ibburn_host_findings{host=\"gpu001\",kind=\"acs_enabled\"} 1\n");
 }
 
-TEST(Prometheus, EmptyRunIsEmpty) { EXPECT_EQ(prometheus_text(RunData{}), ""); }
+TEST(ReportPrometheus, EmptyRunIsEmpty) { EXPECT_EQ(prometheus_text(RunData{}), ""); }
