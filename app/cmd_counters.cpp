@@ -50,6 +50,9 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--baseline", o->baseline,
                   "judge the rise since this snapshot (--save or --json of an earlier run)");
   cmd->add_option("--timeout", *timeout, "per-MAD timeout")->capture_default_str();
+  cmd->add_flag("--full-sweep", o->full_sweep,
+                "read every port even when only findings are needed (default then: switch "
+                "totals first, ports only where they could hide a finding)");
 
   CLI::App* watch =
       cmd->add_subcommand("watch", "sweep repeatedly with port state: flapping links, rising "

@@ -67,12 +67,17 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
   topo::Fabric fabric = load_fabric(o);
   SweepOptions sweep_options = o.sweep;
   sweep_options.port_state = sweep_options.port_state || o.watch;
+  // Findings alone come from the error sweep; snapshots, deltas, clearing and watch need
+  // every port's counters.
+  const bool findings_only = !o.watch && !o.full_sweep && o.json_out.empty() &&
+                             o.save.empty() && o.baseline.empty() && !o.sweep.clear;
+  if (findings_only) sweep_options.errors_only = thresholds;
   Sweeper sweeper(fabric, sweep_options);
 
   if (!o.watch) {
     const auto start = std::chrono::steady_clock::now();
     Snapshot snap = sweeper.sweep();
-    err << "swept " << snap.ports.size() << " ports in "
+    err << (findings_only ? "error sweep of " : "swept ") << snap.ports.size() << " ports in "
         << std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::steady_clock::now() - start)
                .count()

@@ -18,6 +18,8 @@ struct CountersRunOptions {
   std::string baseline;        // snapshot (or --json output) of an earlier sweep
   std::string save;            // write this sweep's snapshot here
   SweepOptions sweep;
+  // Read every port even when only findings are needed (the error sweep's drill-down off).
+  bool full_sweep = false;
   // watch mode
   bool watch = false;
   WatchOptions watch_options;

@@ -1,6 +1,9 @@
 #include "counters/sweep.h"
 
 #include <chrono>
+#include <map>
+
+#include "counters/drill_down.h"
 
 namespace ibburn::counters {
 namespace {
@@ -25,6 +28,25 @@ MadRequest request(uint8_t mgmt_class, uint8_t method, uint16_t attr, const Port
   r.dlid = p.lid;
   return r;
 }
+
+MadRequest port_counters_get(const PortSample& p, int port_select) {
+  MadRequest r = request(kClassPerfMgt, kMethodGet, kAttrPortCounters, p);
+  encode_port_counters_get(r.data.data(), port_select);
+  return r;
+}
+
+// A PortCounters answer (or its absence) into the port's sample.
+void apply_port_counters(PortSample& p, const MadResult& r) {
+  if (r.ok()) {
+    p.reachable = true;
+    decode_port_counters(r.data.data(), p.counters);
+  } else {
+    p.error = r.answered ? "PortCounters answered with MAD status " + std::to_string(r.status)
+                         : "PortCounters: " + r.error;
+  }
+}
+
+constexpr int kAllPortSelect = 0xFF;
 
 }  // namespace
 
@@ -58,6 +80,7 @@ Sweeper::Sweeper(const topo::Fabric& fabric, SweepOptions options)
     : targets_(sweep_targets(fabric)), options_(options), window_(options.mad) {}
 
 Snapshot Sweeper::sweep() {
+  if (options_.errors_only) return sweep_errors_only(*options_.errors_only);
   Snapshot snap;
   snap.time_ms = unix_ms();
   snap.ports = targets_;
@@ -73,9 +96,7 @@ Snapshot Sweeper::sweep() {
   for (size_t i = 0; i < snap.ports.size(); ++i) {
     const PortSample& p = snap.ports[i];
     if (!p.lid) continue;
-    MadRequest pc = request(kClassPerfMgt, kMethodGet, kAttrPortCounters, p);
-    encode_port_counters_get(pc.data.data(), p.port);
-    reqs.push_back(pc);
+    reqs.push_back(port_counters_get(p, p.port));
     slots.push_back({i, kPc});
     if (options_.extended) {
       MadRequest pce = request(kClassPerfMgt, kMethodGet, kAttrPortCountersExt, p);
@@ -100,14 +121,7 @@ Snapshot Sweeper::sweep() {
       PortSample& p = snap.ports[slots[k].port];
       const MadResult& r = results[k];
       if (pass == kPc) {
-        if (r.ok()) {
-          p.reachable = true;
-          decode_port_counters(r.data.data(), p.counters);
-        } else {
-          p.error = r.answered ? "PortCounters answered with MAD status " +
-                                     std::to_string(r.status)
-                               : "PortCounters: " + r.error;
-        }
+        apply_port_counters(p, r);
       } else if (pass == kPce && r.ok() && p.reachable) {
         decode_port_counters_ext(r.data.data(), p.counters);
       } else if (pass == kPi && r.ok()) {
@@ -133,6 +147,61 @@ Snapshot Sweeper::sweep() {
     }
     window_.run(clears);
   }
+  return snap;
+}
+
+Snapshot Sweeper::sweep_errors_only(const Thresholds& thresholds) {
+  Snapshot snap;
+  snap.time_ms = unix_ms();
+  snap.ports = targets_;
+
+  // Round 1: the totals of every switch (by LID) and the PortCounters of every CA port.
+  std::map<uint16_t, std::vector<size_t>> switch_ports;  // LID -> its ports in snap.ports
+  std::vector<MadRequest> reqs;
+  std::vector<size_t> ca_ports;
+  for (size_t i = 0; i < snap.ports.size(); ++i) {
+    const PortSample& p = snap.ports[i];
+    if (!p.lid) continue;
+    if (p.node_type == topo::NodeType::Switch) {
+      switch_ports[p.lid].push_back(i);
+    } else {
+      ca_ports.push_back(i);
+      reqs.push_back(port_counters_get(p, p.port));
+    }
+  }
+  std::vector<uint16_t> switch_lids;
+  for (const auto& [lid, ports] : switch_ports) {
+    switch_lids.push_back(lid);
+    reqs.push_back(port_counters_get(snap.ports[ports.front()], kAllPortSelect));
+  }
+  std::vector<MadResult> results = window_.run(reqs);
+
+  // Round 2: every port of a switch whose totals could hide a flagged port, or whose
+  // totals did not come (no AllPortSelect support, timeout: its ports tell).
+  std::vector<size_t> drill;
+  for (size_t k = 0; k < switch_lids.size(); ++k) {
+    const MadResult& r = results[ca_ports.size() + k];
+    const auto& ports = switch_ports[switch_lids[k]];
+    CounterValues totals;
+    if (r.ok()) decode_port_counters(r.data.data(), totals);
+    if (!r.ok() || totals_need_drill_down(totals, thresholds)) {
+      drill.insert(drill.end(), ports.begin(), ports.end());
+    } else {
+      for (size_t i : ports) snap.ports[i].reachable = true;  // answered through the totals
+    }
+  }
+  for (size_t k = 0; k < ca_ports.size(); ++k)
+    apply_port_counters(snap.ports[ca_ports[k]], results[k]);
+  reqs.clear();
+  for (size_t i : drill) reqs.push_back(port_counters_get(snap.ports[i], snap.ports[i].port));
+  results = window_.run(reqs);
+  for (size_t k = 0; k < drill.size(); ++k) apply_port_counters(snap.ports[drill[k]], results[k]);
+
+  // Data counters are not judged here: 32-bit ones pin within minutes of traffic, and the
+  // full sweep reads them as 64-bit PortCountersExtended instead.
+  for (auto& p : snap.ports)
+    for (size_t i = static_cast<size_t>(Counter::PortXmitData); i < kCounterCount; ++i)
+      p.counters.bits[i] = 0;
   return snap;
 }
 

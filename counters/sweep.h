@@ -2,10 +2,12 @@
 // Sweeping the counters of every port of a fabric: which ports (pure), and reading them
 // with many MADs in flight (I/O, through MadWindow).
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "counters/mad_window.h"
 #include "counters/port_counters.h"
+#include "counters/thresholds.h"
 #include "topo/fabric.h"
 
 namespace ibburn::counters {
@@ -21,6 +23,13 @@ struct SweepOptions {
   bool extended = true;     // also read PortCountersExtended (64-bit data counters)
   bool port_state = false;  // also read PortInfo (SMP) for the port state
   bool clear = false;       // reset the counters after reading them
+  // Error sweep: when set, each switch's AllPortSelect totals are read first (one MAD per
+  // switch) and its ports only when the totals could hide a port these thresholds flag
+  // (drill_down.h); CA ports get one PortCounters MAD each. Only the error counters are
+  // read, so the snapshot holds no data counters and ports of switches whose totals were
+  // clean carry no counters at all: for findings only, never for --json/--save/--baseline
+  // or watch. Ignores `extended`, `port_state` and `clear`.
+  std::optional<Thresholds> errors_only;
 };
 
 class Sweeper {
@@ -32,6 +41,8 @@ class Sweeper {
   const MadWindow::Stats& mad_stats() const { return window_.stats(); }
 
  private:
+  Snapshot sweep_errors_only(const Thresholds& thresholds);
+
   std::vector<PortSample> targets_;
   SweepOptions options_;
   MadWindow window_;
