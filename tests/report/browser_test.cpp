@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/file_io.h"
+#include "report/fabric_map.h"
 #include "report/html_report.h"
 #include "wiring/fat_tree.h"
 
@@ -39,11 +40,11 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   run.topo = std::vector<Finding>{{"miswired", Severity::Error, "found elsewhere",
       {{uplink.a.node, uplink.a.port}, {uplink.b.node, uplink.b.port}}, {}}};
 
-  // A burn over every HCA, one of them slow, for the heat map.
+  // A burn over every HCA, one of them slow (on another leaf than the bad cable), for the heat map.
   nlohmann::json eps = nlohmann::json::array();
   for (size_t i = 0; i < d.hcas.size(); ++i)
     eps.push_back({{"rank", i}, {"host", d.hcas[i].host}, {"endpoint", "mlx5_" + std::to_string(d.hcas[i].hca) + ":1"},
-                   {"verdict", i == 77 ? "slow" : "pass"}, {"min_tx_gbps", i == 77 ? 120.0 : 390.0},
+                   {"verdict", i == 78 ? "slow" : "pass"}, {"min_tx_gbps", i == 78 ? 120.0 : 390.0},
                    {"min_rx_gbps", 391.0}});
   run.burn = nlohmann::json{{"verdict", "fail"}, {"endpoints", eps}};
 
@@ -66,6 +67,9 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   EXPECT_NE(dumped.find("<line"), std::string::npos);
   EXPECT_NE(dumped.find("class=\"agg\""), std::string::npos);
   EXPECT_NE(dumped.find("class=\"heat\""), std::string::npos);
+  // The slow endpoint's and the bad cable's leaves show their verdicts.
+  EXPECT_NE(dumped.find(std::string("fill=\"") + report::colour(report::CableVerdict::Slow)), std::string::npos);
+  EXPECT_NE(dumped.find(std::string("fill=\"") + report::colour(report::CableVerdict::Errors)), std::string::npos);
   ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html.string() + " >/dev/null 2>&1").c_str()), 0);
   EXPECT_GT(fs::file_size(png), 10000u);
   std::cout << "screenshot: " << png << "\n";
