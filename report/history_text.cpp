@@ -4,6 +4,10 @@
 
 namespace ibburn::report {
 
+namespace {
+std::string plural(const std::string& kind) { return kind == "switch" ? "switches" : kind + "s"; }
+}  // namespace
+
 std::string format_history(const HistoryReport& r, size_t max_rows) {
   std::string out = fmt::format("history: last {} run(s), {} failing subject(s), {} golden\n", r.runs,
                                 r.failing.size(), r.golden.size());
@@ -11,7 +15,7 @@ std::string format_history(const HistoryReport& r, size_t max_rows) {
     size_t shown = 0, total = 0;
     for (const auto& s : r.failing) {
       if (s.subject_kind != kind) continue;
-      if (total++ == 0) out += fmt::format("failing {}s (failed runs / findings, last finding):\n", kind);
+      if (total++ == 0) out += fmt::format("failing {} (failed runs / findings, last finding):\n", plural(kind));
       if (max_rows == 0 || shown < max_rows)
         out += fmt::format("  {:>3} / {:<4} {}  ({})\n", s.failed_runs, s.findings, s.subject, s.last_kind), ++shown;
     }
@@ -22,7 +26,7 @@ std::string format_history(const HistoryReport& r, size_t max_rows) {
     size_t n = 0;
     for (const auto& s : r.golden)
       if (s.subject_kind == kind) names += (n++ ? ", " : "") + s.subject;
-    if (n) out += fmt::format("golden {}s ({}): {}\n", kind, n, names);
+    if (n) out += fmt::format("golden {} ({}): {}\n", plural(kind), n, names);
   }
   return out;
 }
