@@ -172,12 +172,18 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
   if (unroutable)
     result.notes.push_back(std::to_string(unroutable) + " of " + std::to_string(n) +
                            " flows of a candidate stage have no route, e.g.: " + routing_error);
-  if (result.covered < cables.size()) {
-    result.notes.push_back(std::to_string(cables.size() - result.covered) +
-                           " cable directions never reach " +
-                           std::to_string(static_cast<int>(options.cover_fraction * 100)) +
-                           "% in any candidate stage (unused by the routes, or unbalanced)");
-  }
+  size_t unused = 0, short_of = 0;
+  for (const auto& c : result.coverage)
+    if (c.stage < 0) ++(c.best_load > 0 ? short_of : unused);
+  const std::string pct = std::to_string(static_cast<int>(options.cover_fraction * 100)) + "%";
+  if (unused)
+    result.notes.push_back(std::to_string(unused) +
+                           " cable directions carried no traffic in any candidate stage: no route "
+                           "between the endpoints uses them (e.g. links towards an absent host's "
+                           "slot, or parallel cables the routing engine leaves idle)");
+  if (short_of)
+    result.notes.push_back(std::to_string(short_of) + " cable directions were loaded but never to " +
+                           pct + " (routes unbalanced for every candidate shift)");
   return result;
 }
 
