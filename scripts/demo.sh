@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The main job on a simulated fabric: set up, build, generate a small fat-tree design,
 # start it in ibsim (+ opensm), discover it, show it, check it against its wiring plan,
-# read its counters, inject a fault and check again, stop. Outputs stay in the folder
+# read its counters, plan a burn over the switches' real routes and simulate it with one
+# bad cable, run a short TCP burn under mpirun, the host preflight, inject a fault and
+# check again, write the HTML report, stop. Outputs stay in the folder
 # printed at the start and the end (./out/demo-<timestamp>/, or $1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${1:-$root/out/demo-$(date -u +%Y%m%dT%H%M%SZ)}
-mkdir -p "$out"
+mkdir -p "$out/run"
 out=$(cd "$out" && pwd)
 echo "demo: outputs in $out"
 
@@ -42,7 +44,7 @@ step "design: 2-tier fat tree, 16 hosts x 2 HCAs, 8-port switches, 4xHDR"
 first_switch=$(awk '/^Switch/ { match($0, /"[^"]*"/); print substr($0, RSTART+1, RLENGTH-2); exit }' "$out/design.net")
 
 step "simulated fabric: ibsim + opensm"
-eval "$("$sim" start "$out/design.net" --opensm --dir "$out/sim")"
+eval "$("$sim" start "$out/design.net" --opensm-args "-R ftree" --dir "$out/sim")"
 trap '"$sim" stop --dir "$out/sim" >/dev/null 2>&1 || true' EXIT
 
 step "ibburn topo discover"
@@ -53,14 +55,30 @@ show topo-show "$ibburn" topo show "$out/fabric.json" --node-name-map "$out/desi
 
 step "ibburn topo check (against the design)"
 show topo-check "$sim" run --dir "$out/sim" "$ibburn" topo check --wiring "$out/design.csv" \
-  --node-name-map "$out/design.node-name-map" --json "$out/topo-check.json"
+  --node-name-map "$out/design.node-name-map" --json "$out/run/topo.json"
 
 if "$ibburn" counters --help >/dev/null 2>&1; then
   step "ibburn counters (after raising SymbolErrorCounter on $first_switch port 1)"
   "$sim" console --dir "$out/sim" "PerformanceSet \"$first_switch\"[1] PortCounters.SymbolErrorCounter=500"
   show counters "$sim" run --dir "$out/sim" "$ibburn" counters --node-name-map "$out/design.node-name-map" \
-    --json "$out/counters.json"
+    --json "$out/run/counters.json"
 fi
+
+# A spine-side end of the first switch-to-switch cable of the design, to degrade in the
+# simulation.
+bad=$(awk -F, '$1 ~ /leaf/ && $3 ~ /spine/ { print $3 "[" $4 "]"; exit }' "$out/design.csv")
+step "ibburn plan (forwarding tables read live) and a simulated burn with $bad at 25%"
+show plan "$sim" run --dir "$out/sim" "$ibburn" plan --fabric live --save-lfts "$out/lfts.json" \
+  -o "$out/plan.json" --proof "$out/plan-proof.json" --simulate --degrade "$bad=0.25" \
+  --simulation-out "$out/plan-simulation.json"
+
+step "ibburn burn: 4 ranks under mpirun, TCP on loopback, one-to-one rounds, 2 s per stage"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+show burn mpirun -np 4 --oversubscribe "$ibburn" burn --pattern one-to-one --duration 2s \
+  --transport tcp --quiet --out "$out/run"
+
+step "ibburn host check (this machine's /sys)"
+show host-check "$ibburn" host check --json "$out/run/host-$(hostname).json"
 
 # The fault: a switch-to-switch cable of the last switch in the netfile (a spine; unplugging
 # an HCA cable could cut off the SM's own port).
@@ -79,4 +97,8 @@ show topo-check-after-fault "$sim" run --dir "$out/sim" "$ibburn" topo check --w
 step "stop"
 "$sim" stop --dir "$out/sim"
 trap - EXIT
+
+step "ibburn report: one HTML page, Prometheus metrics, run history"
+show report "$ibburn" report "$out/run" -o "$out/report.html" --fabric "$out/fabric.json" \
+  --prometheus "$out/ibburn.prom" --history "$out/history.sqlite"
 echo "demo: done; outputs in $out"
