@@ -3,6 +3,8 @@
 # 24,568 ports) in ibsim + opensm; `ibburn counters` against `ibqueryerrors` in the same
 # run, both reading the fabric from a file made by one discovery (ibburn: ibnetdiscover
 # text; ibqueryerrors: an ibnetdiscover cache) so only the counter sweeps are compared.
+# ibburn runs its default error sweep (switch AllPortSelect totals first); one --full-sweep
+# run follows for reference and must print the same findings.
 # Prints the time ratio (target <= 0.5). Usage: bench/counters.sh [build-dir] [runs]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -86,7 +88,19 @@ for run in $(seq 1 "$runs"); do
   best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
   best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
 done
-grep '^swept' "$work/ours.err" || true
+grep -E '^(swept|error sweep)' "$work/ours.err" || true
+# The full per-port sweep once, for reference: its findings must be the error sweep's.
+t0=$(now)
+sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" --full-sweep \
+  >"$work/full.txt" 2>"$work/full.err" || true
+printf 'ibburn counters --full-sweep: %.2f s; ' "$(echo "$(now) - $t0" | bc -l)"
+grep '^swept' "$work/full.err" || echo
+if cmp -s "$work/ours.txt" "$work/full.txt"; then
+  echo "error sweep and full sweep: identical findings"
+else
+  echo "error sweep and full sweep: FINDINGS DIFFER" >&2
+  diff "$work/ours.txt" "$work/full.txt" | head -20 >&2
+fi
 echo "ibburn: $(head -1 "$work/ours.txt" | grep -o '[0-9]* errors' || echo '0 errors');" \
      "ibqueryerrors: $(grep -o '[0-9]* ports have errors' "$work/theirs.txt")"
 printf 'best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \

@@ -87,15 +87,22 @@ class CountersSim : public ::testing::Test {
     return path;
   }
 
-  // ibsim console PerformanceSet. The fixture reads any reply containing "error" as a
-  // failure, and counter names such as SymbolErrorCounter contain it: accept ibsim's
-  // confirmation here.
-  void perf_set(const std::string& command) {
-    try {
-      sim_->console(command);
-    } catch (const std::runtime_error& e) {
-      if (std::string(e.what()).find("has been set to") == std::string::npos) throw;
+  void perf_set(const std::string& command) { sim_->console(command); }
+
+  // Ports named in the `kind` section of ibburn's printed summary ("  [error] sw1[3]: ...").
+  static PortSet summary_ports(const std::string& out, const std::string& kind) {
+    std::istringstream in(out);
+    std::string line;
+    bool in_kind = false;
+    PortSet ports;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line[0] != ' ') in_kind = line == kind + ":";
+      if (!in_kind || line.rfind("  [", 0) != 0) continue;
+      size_t name = line.find("] ") + 2, open = line.find('[', name), close = line.find("]:", open);
+      ports.insert({line.substr(name, open - name),
+                    std::stoi(line.substr(open + 1, close - open - 1))});
     }
+    return ports;
   }
 
   std::string dir_, fabric_;
@@ -164,6 +171,46 @@ TEST_F(CountersSim, SaturatedThenClearedThenBaselineDeltas) {
       EXPECT_EQ(f["details"]["counters"]["PortRcvErrors"]["rise"], 12);
 }
 
+TEST_F(CountersSim, ErrorSweepFlagsWhatTheFullSweepAndIbqueryerrorsFlag) {
+  std::string th = thresholds("SymbolErrorCounter=10\nLinkDownedCounter=10\nPortRcvErrors=10\n"
+                              "PortXmitWait=4294967295\n");
+  // The summary of the error sweep (default) is the full sweep's, word for word, and its
+  // `errors` ports are those ibqueryerrors flags.
+  auto compare = [&](const PortSet& errors, const PortSet& saturated) {
+    auto fast = ibburn({"counters", "--fabric", fabric_, "--thresholds", th});
+    auto full = ibburn({"counters", "--fabric", fabric_, "--thresholds", th, "--full-sweep"});
+    ASSERT_EQ(fast.exit_code, 1) << fast.err;
+    ASSERT_EQ(full.exit_code, 1) << full.err;
+    ASSERT_NE(fast.err.find("error sweep of"), std::string::npos) << fast.err;
+    EXPECT_EQ(fast.out, full.out);
+    EXPECT_EQ(summary_ports(fast.out, "errors"), errors) << fast.out;
+    EXPECT_EQ(summary_ports(fast.out, "saturated"), saturated) << fast.out;
+    auto q = sim_->run({"ibqueryerrors", "--threshold-file", th});
+    EXPECT_EQ(counters::testing::parse_ibqueryerrors(q.out).flagged(), errors) << q.out;
+  };
+  perf_set(R"(PerformanceSet "sw1"[3] PortCounters.SymbolErrorCounter=50)");
+  perf_set(R"(PerformanceSet "sw2"[1] PortCounters.SymbolErrorCounter=6)");  // totals 12 > 10,
+  perf_set(R"(PerformanceSet "sw2"[2] PortCounters.SymbolErrorCounter=6)");  // no port > 10
+  perf_set(R"(PerformanceSet "h2"[1] PortCounters.LinkDownedCounter=20)");
+  perf_set(R"(PerformanceSet "h4"[1] PortCounters.PortRcvErrors=10)");  // == limit
+  compare({{"sw1", 3}, {"h2", 1}}, {});
+  // Only a pinned counter on sw2, under a threshold nothing exceeds: still drilled into.
+  perf_set(R"(PerformanceSet "sw2"[1] PortCounters.SymbolErrorCounter=0)");
+  perf_set(R"(PerformanceSet "sw2"[2] PortCounters.SymbolErrorCounter=0)");
+  perf_set(R"(PerformanceSet "sw2"[5] PortCounters.PortXmitWait=4294967295)");
+  compare({{"sw1", 3}, {"h2", 1}}, {{"sw2", 5}});
+  // sw1 clean again: its ports are judged by its totals alone, with fewer MADs.
+  perf_set(R"(PerformanceSet "sw1"[3] PortCounters.SymbolErrorCounter=0)");
+  compare({{"h2", 1}}, {{"sw2", 5}});
+  auto mads = [](const std::string& err) {
+    size_t end = err.find(" MADs"), start = err.rfind('(', end);
+    return std::stoul(err.substr(start + 1, end - start - 1));
+  };
+  auto fast = ibburn({"counters", "--fabric", fabric_, "--thresholds", th});
+  auto full = ibburn({"counters", "--fabric", fabric_, "--thresholds", th, "--full-sweep"});
+  EXPECT_LT(mads(fast.err), mads(full.err)) << fast.err << full.err;
+}
+
 TEST_F(CountersSim, UnreachablePortsAreReportedAndTheSweepGoesOn) {
   perf_set(R"(PerformanceSet "sw1"[2] PortCounters.SymbolErrorCounter=99)");
   sim_->console(R"(Unlink "h3"[1])");  // h3 keeps its LID in the fabric file
@@ -173,6 +220,10 @@ TEST_F(CountersSim, UnreachablePortsAreReportedAndTheSweepGoesOn) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(flagged(json, "unreachable"), (PortSet{{"h3", 1}}));
   EXPECT_EQ(flagged(json, "errors"), (PortSet{{"sw1", 2}}));
+  auto fast = ibburn({"counters", "--fabric", fabric_, "--timeout", "50ms", "--retries", "1"});
+  EXPECT_EQ(fast.exit_code, 1) << fast.err;
+  EXPECT_EQ(summary_ports(fast.out, "unreachable"), (PortSet{{"h3", 1}})) << fast.out;
+  EXPECT_EQ(summary_ports(fast.out, "errors"), (PortSet{{"sw1", 2}})) << fast.out;
 }
 
 TEST_F(CountersSim, BadThresholdFileIsAnInputError) {
