@@ -4,19 +4,10 @@
 
 #include "app/command.h"
 #include "burn/engine.h"
-#include "common/duration.h"
 #include "common/error.h"
 
 namespace ibburn::app {
 namespace {
-
-std::chrono::milliseconds duration_arg(const std::string& text, const char* option) {
-  try {
-    return parse_duration(text);
-  } catch (const std::invalid_argument& e) {
-    throw Error(kExitInput, std::string(option) + ": " + e.what());
-  }
-}
 
 std::size_t size_arg(const std::string& text) {
   std::size_t used = 0;
@@ -76,9 +67,9 @@ Registrar reg([](CLI::App& root) {
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no per-second progress on stderr");
   cmd->callback([=] {
-    o->duration = duration_arg(*duration, "--duration");
-    o->timeout = duration_arg(*timeout, "--timeout");
-    o->stall_timeout = duration_arg(*stall, "--stall-timeout");
+    o->duration = duration_option(*duration, "--duration");
+    o->timeout = duration_option(*timeout, "--timeout");
+    o->stall_timeout = duration_option(*stall, "--stall-timeout");
     if (o->duration.count() <= 0) throw Error(kExitInput, "--duration must be positive");
     if (!msg->empty()) o->message_size = size_arg(*msg);
     for (const auto& kv : *opts) {

@@ -4,20 +4,11 @@
 #include <stdexcept>
 
 #include "app/command.h"
-#include "common/duration.h"
 #include "common/error.h"
 #include "counters/counters_run.h"
 
 namespace ibburn::app {
 namespace {
-
-std::chrono::milliseconds duration_arg(const std::string& text, const char* option) {
-  try {
-    return parse_duration(text);
-  } catch (const std::invalid_argument& e) {
-    throw Error(kExitInput, std::string(option) + ": " + e.what());
-  }
-}
 
 // Options shared by the sweep and watch, bound to one CountersRunOptions.
 void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
@@ -67,9 +58,9 @@ Registrar reg([](CLI::App& root) {
 
   auto run = [o, timeout, interval, duration](bool is_watch) {
     o->watch = is_watch;
-    o->sweep.mad.timeout = duration_arg(*timeout, "--timeout");
-    o->watch_options.interval = duration_arg(*interval, "--interval");
-    o->watch_options.duration = duration_arg(*duration, "--duration");
+    o->sweep.mad.timeout = duration_option(*timeout, "--timeout");
+    o->watch_options.interval = duration_option(*interval, "--interval");
+    o->watch_options.duration = duration_option(*duration, "--duration");
     set_exit_code(counters::run_counters(*o, std::cout, std::cerr));
   };
   cmd->callback([cmd, run] {

@@ -1,6 +1,7 @@
 #pragma once
 // Each app/cmd_*.cpp registers its subcommands with a static Registrar, so adding a
 // command touches no shared file. The CLI only parses arguments and calls library code.
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -17,6 +18,9 @@ struct Registrar {
 // Returns the subcommand `name` of `parent`, creating it (with `description`) if absent:
 // several files can add commands under one group such as "topo".
 CLI::App& group(CLI::App& parent, const std::string& name, const std::string& description);
+
+// Parses a duration option ("10s", "1h"); a bad value is a usage error naming the option.
+std::chrono::milliseconds duration_option(const std::string& text, const char* option);
 
 // A command callback reports its exit code here (default 0).
 void set_exit_code(int code);

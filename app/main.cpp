@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "app/command.h"
+#include "common/duration.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 
@@ -25,6 +26,14 @@ CLI::App& group(CLI::App& parent, const std::string& name, const std::string& de
 }
 
 void set_exit_code(int code) { g_exit_code = code; }
+
+std::chrono::milliseconds duration_option(const std::string& text, const char* option) {
+  try {
+    return parse_duration(text);
+  } catch (const std::invalid_argument& e) {
+    throw Error(kExitInput, std::string(option) + ": " + e.what());
+  }
+}
 
 }  // namespace ibburn::app
 
