@@ -32,9 +32,10 @@ echo "  dense route table of the python planner: $(dense 1024 2560)"
 
 # The routes opensm (ftree) really installs, read from the simulated fabric once.
 if command -v ibsim >/dev/null && command -v opensm >/dev/null; then
-  eval "$("$root/scripts/simfabric" start "$work/fn.net" --opensm-args "-R ftree")" >/dev/null
-  "$root/scripts/simfabric" run "$bin" topo discover -o "$work/fn.json" >/dev/null 2>&1
-  measure "field-notes, live: discover+LFTs+plan" "$root/scripts/simfabric" run "$bin" plan --fabric live --save-lfts "$work/lfts.json" -o "$work/p.json"
-  "$root/scripts/simfabric" stop
+  eval "$("$root/scripts/simfabric" start "$work/fn.net" --opensm-args "-R ftree" --dir "$work/sim")" >/dev/null
+  trap '"$root/scripts/simfabric" stop --dir "$work/sim" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+  "$root/scripts/simfabric" run --dir "$work/sim" "$bin" topo discover -o "$work/fn.json" >/dev/null 2>&1
+  measure "field-notes, live: discover+LFTs+plan" "$root/scripts/simfabric" run --dir "$work/sim" "$bin" plan --fabric live --save-lfts "$work/lfts.json" -o "$work/p.json"
+  "$root/scripts/simfabric" stop --dir "$work/sim"
   measure "field-notes, ftree LFTs from file" "$bin" plan --fabric "$work/fn.json" --lfts "$work/lfts.json" -o "$work/p.json"
 fi
