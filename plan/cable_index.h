@@ -3,7 +3,6 @@
 // peer". Planning, simulation and localisation all count load per edge.
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "topo/fabric.h"
@@ -33,9 +32,12 @@ class CableIndex {
   std::string describe(const topo::Fabric& fabric, EdgeId e) const;
 
  private:
-  static uint64_t key(topo::PortEnd p) { return (uint64_t(p.node) << 16) | uint16_t(p.port); }
+  static constexpr EdgeId kNoEdge = UINT32_MAX;
+  // Flat (node, port) -> edge table: routing looks edges up on every hop.
+  size_t slot(topo::PortEnd p) const;
   std::vector<Edge> edges_;
-  std::unordered_map<uint64_t, EdgeId> by_port_;
+  std::vector<size_t> first_slot_;  // per node: index of its port 0 in by_slot_
+  std::vector<EdgeId> by_slot_;
 };
 
 }  // namespace ibburn::plan
