@@ -82,6 +82,18 @@ std::vector<topo::PortEnd> all_hca_ports(const topo::Fabric& fabric) {
   return out;
 }
 
+std::vector<int> switch_order(const topo::Fabric& fabric, const std::vector<topo::PortEnd>& endpoints) {
+  const size_t n = endpoints.size();
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<topo::PortEnd> attach(n);
+  for (size_t r = 0; r < n; ++r) attach[r] = attached_switch_port(fabric, endpoints[r]);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return std::tie(attach[a].node, attach[a].port) < std::tie(attach[b].node, attach[b].port);
+  });
+  return order;
+}
+
 std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
                                 const std::vector<topo::PortEnd>& endpoints,
                                 const std::vector<Flow>& flows) {
@@ -123,15 +135,9 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
     result.notes.push_back("fewer than two endpoints: nothing to plan");
     return result;
   }
-  // Order ranks by the switch port they hang from, so a shift by k moves traffic across
-  // switches in a regular pattern.
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<int> order = switch_order(fabric, endpoints);
   std::vector<topo::PortEnd> attach(n);
   for (size_t r = 0; r < n; ++r) attach[r] = attached_switch_port(fabric, endpoints[r]);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return std::tie(attach[a].node, attach[a].port) < std::tie(attach[b].node, attach[b].port);
-  });
   // Endpoints per switch: the most any switch has (a fabric with one host short still
   // shifts by whole leaves).
   size_t per_switch = 1;

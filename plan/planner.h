@@ -53,6 +53,10 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
 // enters it from below in one stage (tiers by distance from the HCAs).
 int stage_lower_bound(const topo::Fabric& fabric, const CableIndex& cables, double cover_fraction);
 
+// Ranks ordered by the switch port their HCA hangs from, so a shift by k moves traffic
+// across switches in a regular pattern (used by the planner and by simulation probes).
+std::vector<int> switch_order(const topo::Fabric& fabric, const std::vector<topo::PortEnd>& endpoints);
+
 // Every cabled CA port, ordered by name and port: the default endpoint list.
 std::vector<topo::PortEnd> all_hca_ports(const topo::Fabric& fabric);
 

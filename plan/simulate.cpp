@@ -1,7 +1,6 @@
 #include "plan/simulate.h"
 
 #include <algorithm>
-#include <numeric>
 #include <set>
 
 #include "plan/fluid.h"
@@ -68,13 +67,7 @@ SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cab
   std::set<std::pair<int, int>> used;
   for (const auto& f : report.flows) used.insert({f.flow.src, f.flow.dst});
   const int n = static_cast<int>(endpoints.size());
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::vector<topo::PortEnd> attach(n);
-  for (int r = 0; r < n; ++r) attach[r] = attached_switch_port(fabric, endpoints[r]);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return std::tie(attach[a].node, attach[a].port) < std::tie(attach[b].node, attach[b].port);
-  });
+  const std::vector<int> order = switch_order(fabric, endpoints);
   for (int k = 1; k < n && report.probe_stages < options.max_probe_stages; ++k) {
     std::vector<Flow> probe;
     for (int i = 0; i < n; ++i) {
