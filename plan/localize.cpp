@@ -6,6 +6,9 @@ namespace ibburn::plan {
 
 std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count,
                               double min_share) {
+  auto through = [min_share](const ObservedFlow& f, EdgeId e) {
+    return std::any_of(f.path.begin(), f.path.end(), [&](auto es) { return es.first == e && es.second >= min_share; });
+  };
   std::vector<double> healthy(edge_count, 0.0);
   std::vector<size_t> healthy_n(edge_count, 0);
   for (const auto& f : flows)
@@ -16,7 +19,6 @@ std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edg
   std::vector<const ObservedFlow*> unexplained;
   for (const auto& f : flows)
     if (f.slow) unexplained.push_back(&f);
-  const size_t total_slow = unexplained.size();
 
   std::vector<Suspect> out;
   std::vector<double> slow(edge_count);
@@ -42,20 +44,30 @@ std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edg
     s.edge = best;
     s.slow_explained = slow_n[best];
     s.healthy_through = healthy_n[best];
-    double purity = slow[best] / (slow[best] + healthy[best]);
-    // Share of all slow flows this cable explains, discounted by healthy traffic through it
-    // and by how many other cables carried exactly the same slow flows (ambiguity).
-    size_t ties = 0;
+    // Discounted by healthy traffic through it and by how many other cables carried
+    // exactly the same slow flows (ambiguity). Several culprits (both directions of one bad
+    // cable) each keep their own confidence.
+    const double purity = slow[best] / (slow[best] + healthy[best]);
+    // Ties: cables on exactly the same slow flows (every one through `best` crosses them
+    // too) with the same healthy evidence; nothing in the results tells them apart.
+    std::vector<size_t> together(edge_count, 0);
+    for (const auto* f : unexplained)
+      if (through(*f, best))
+        for (auto [e, share] : f->path)
+          if (share >= min_share) ++together[e];
     for (EdgeId e = 0; e < edge_count; ++e)
-      if (slow_n[e] == slow_n[best] && std::abs((slow[e] - healthy[e]) - best_score) <= 1e-12) ++ties;
-    s.confidence = purity * static_cast<double>(s.slow_explained) / total_slow / static_cast<double>(ties);
+      if (e != best && together[e] == slow_n[best] && slow_n[e] == slow_n[best] &&
+          std::abs((slow[e] - healthy[e]) - best_score) <= 1e-12)
+        s.tied.push_back(e);
+    s.confidence = purity / static_cast<double>(1 + s.tied.size());
     out.push_back(s);
-    std::erase_if(unexplained, [&](const ObservedFlow* f) {
-      return std::any_of(f->path.begin(), f->path.end(),
-                         [&](auto es) { return es.first == best && es.second >= min_share; });
-    });
+    std::erase_if(unexplained, [&](const ObservedFlow* f) { return through(*f, best); });
   }
   return out;
+}
+
+bool ambiguous(const std::vector<Suspect>& s) {
+  return std::any_of(s.begin(), s.end(), [](const Suspect& x) { return x.confidence < kConfident; });
 }
 
 }  // namespace ibburn::plan

@@ -1,7 +1,8 @@
 #pragma once
 // Localisation: from per-flow results (slow or healthy, with their routes), name the
 // cables that best explain the slow flows: on every slow flow's path and on no healthy
-// flow's path. Greedy set cover, one suspect per group of slow flows it explains.
+// flow's path. Greedy set cover, one suspect per group of slow flows it explains. When the
+// evidence leaves a tie, probe stages (plan/probes.h) add evidence that splits it.
 #include <string>
 #include <vector>
 
@@ -17,13 +18,22 @@ struct ObservedFlow {
 
 struct Suspect {
   EdgeId edge = 0;
-  double confidence = 0;     // 0..1
+  // 0..1: the share of the evidence through this cable that is slow, divided among the
+  // cables that carried exactly the same evidence (ties).
+  double confidence = 0;
   size_t slow_explained = 0;  // slow flows through this cable
   size_t healthy_through = 0;  // healthy flows that also used it at full rate
+  std::vector<EdgeId> tied;    // other cables with exactly the same evidence
 };
 
-// Shares below `min_share` (adaptive routing spreading a flow thin) do not implicate.
+// A flow implicates (or clears) a cable it crosses with at least this share of its
+// traffic: all of it on static routes, a slice of it under adaptive routing.
+constexpr double kMinShare = 0.01;
 std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count,
-                              double min_share = 0.25);
+                              double min_share = kMinShare);
+
+// Below this a suspect shares the blame with other cables (ties) or with healthy traffic.
+constexpr double kConfident = 0.75;
+bool ambiguous(const std::vector<Suspect>& suspects);
 
 }  // namespace ibburn::plan

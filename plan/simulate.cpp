@@ -1,9 +1,9 @@
 #include "plan/simulate.h"
 
-#include <algorithm>
-#include <set>
+#include "plan/probes.h"
 
-#include "plan/fluid.h"
+#include <algorithm>
+
 
 namespace ibburn::plan {
 namespace {
@@ -12,13 +12,8 @@ void run_stage(const CableIndex& cables, const Router& router,
                const std::vector<topo::PortEnd>& endpoints, const std::vector<Flow>& flows,
                int stage, const std::vector<double>& capacity, double threshold,
                SimulationReport& report) {
-  std::vector<FluidFlow> fluid(flows.size());
-  for (size_t i = 0; i < flows.size(); ++i) {
-    topo::PortEnd s = endpoints[flows[i].src], d = endpoints[flows[i].dst];
-    fluid[i].demand_gbps = std::min(cables.edge(cables.out_edge(s)).capacity_gbps,
-                                    cables.edge(cables.out_edge(d)).capacity_gbps);
-    router.route(s, d, fluid[i].path);
-  }
+  std::vector<FluidFlow> fluid;
+  for (const Flow& f : flows) fluid.push_back(fluid_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
   FluidResult r = simulate_max_min(fluid, capacity);
   double total = 0;
   for (size_t i = 0; i < flows.size(); ++i) {
@@ -30,14 +25,15 @@ void run_stage(const CableIndex& cables, const Router& router,
   report.stage_aggregate_gbps.push_back(total);
 }
 
-// Below this a suspect shares the blame with other cables (ties) or with healthy traffic.
-constexpr double kConfident = 0.75;
-
-bool ambiguous(const std::vector<Suspect>& s) {
-  return std::any_of(s.begin(), s.end(), [](const Suspect& x) { return x.confidence < kConfident; });
-}
-
 }  // namespace
+
+FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
+  FluidFlow f;
+  f.demand_gbps = std::min(cables.edge(cables.out_edge(src)).capacity_gbps,
+                           cables.edge(cables.out_edge(dst)).capacity_gbps);
+  router.route(src, dst, f.path);
+  return f;
+}
 
 std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::PortEnd>& endpoints,
                                   const std::vector<SimulatedFlow>& flows) {
@@ -62,20 +58,17 @@ SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cab
   report.suspects = localize(observe(router, endpoints, report.flows), cables.size());
   if (report.suspects.empty() || !ambiguous(report.suspects)) return report;
 
-  // Probe: shifts of the endpoint order not used yet, each moving every flow to other
-  // partners, so cables on a slow path get healthy evidence unless they are the culprit.
-  std::set<std::pair<int, int>> used;
-  for (const auto& f : report.flows) used.insert({f.flow.src, f.flow.dst});
-  const int n = static_cast<int>(endpoints.size());
-  const std::vector<int> order = switch_order(fabric, endpoints);
-  for (int k = 1; k < n && report.probe_stages < options.max_probe_stages; ++k) {
-    std::vector<Flow> probe;
-    for (int i = 0; i < n; ++i) {
-      Flow f{order[i], order[(i + k) % n]};
-      if (!used.count({f.src, f.dst})) probe.push_back(f);
+  // Probe stages, as a follow-up burn would run them (plan/probes.h).
+  ProbeShifts shifts(switch_order(fabric, endpoints));
+  while (report.probe_stages < options.max_probe_stages) {
+    RankPairs used;
+    std::vector<Flow> slow;
+    for (const auto& f : report.flows) {
+      used.insert({f.flow.src, f.flow.dst});
+      if (f.slow) slow.push_back(f.flow);
     }
-    if (probe.size() < static_cast<size_t>(n) / 2) continue;  // mostly repeats an earlier stage
-    for (const auto& f : probe) used.insert({f.src, f.dst});
+    std::vector<Flow> probe = next_probe(report.suspects, slow, cables, router, endpoints, used, shifts);
+    if (probe.empty()) break;
     run_stage(cables, router, endpoints, probe,
               static_cast<int>(stages.size()) + report.probe_stages, capacity, options.threshold,
               report);

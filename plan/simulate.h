@@ -1,14 +1,14 @@
 #pragma once
 // A burn without bytes: every stage of a plan through the fluid model, flows judged slow
 // against a threshold, and the slow flows localised to cables. When the plan's stages leave
-// the culprit ambiguous (a permutation loads each cable with one flow, so one slow flow
-// implicates its whole path), extra shift stages are simulated as probes, as a real
-// follow-up burn would run them.
+// the culprit ambiguous, probe stages (plan/probes.h) are simulated too, as a real burn
+// with --fabric runs them.
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "plan/cable_index.h"
+#include "plan/fluid.h"
 #include "plan/localize.h"
 #include "plan/planner.h"
 #include "plan/routing.h"
@@ -34,6 +34,10 @@ struct SimulationOptions {
   double threshold = 0.9;   // slow below threshold x expected
   int max_probe_stages = 6;
 };
+
+// A flow from `src` to `dst` for the fluid model: its routed path, and its demand at the
+// smaller line rate of the two HCA ports. Throws RoutingError when there is no route.
+FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst);
 
 SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables,
                                const Router& router, const std::vector<topo::PortEnd>& endpoints,
