@@ -2,34 +2,22 @@
 // simulation of the plan with localisation of slow flows.
 #include <iostream>
 #include <memory>
-#include <optional>
-#include <regex>
 
 #include "app/command.h"
 #include "common/error.h"
 #include "common/file_io.h"
 #include "plan/burn_localize.h"
-#include "plan/lft_reader.h"
 #include "plan/plan_output.h"
 #include "plan/planner.h"
-#include "plan/routing.h"
+#include "plan/route_model.h"
 #include "plan/simulate.h"
-#include "topo/fabric_io.h"
-#include "topo/ibnd_fabric.h"
-#include "topo/node_name_map.h"
 
 namespace ibburn::app {
 namespace {
 
 struct PlanArgs {
-  std::string fabric = "live";
-  std::string ca;
-  int port = 0;
-  std::string node_name_map;
+  plan::RouteOptions routes;
   std::string endpoints;
-  std::string routing = "lft";
-  std::string lfts;
-  std::string save_lfts;
   std::string out;
   std::string proof;
   double cover = 0.9;
@@ -39,68 +27,11 @@ struct PlanArgs {
   std::string simulation_out;
 };
 
-// "node[port]=fraction": both directions of the cable at that port run at `fraction`.
-void parse_degrade(const std::string& spec, const topo::Fabric& fabric, const plan::CableIndex& cables,
-                   std::unordered_map<plan::EdgeId, double>& out) {
-  static const std::regex re(R"(^(.+)\[(\d+)\]=([0-9.]+)$)");
-  std::smatch m;
-  if (!std::regex_match(spec, m, re))
-    throw InputError("--degrade", 0, "expected NODE[PORT]=FRACTION, got '" + spec + "'");
-  auto node = fabric.find_name(m[1]);
-  if (!node) throw InputError("--degrade", 0, "unknown node '" + m[1].str() + "'");
-  topo::PortEnd p{*node, std::stoi(m[2])};
-  if (!cables.has_out_edge(p)) throw InputError("--degrade", 0, fabric.port_name(p) + " is not cabled");
-  double f = std::stod(m[3]);
-  plan::EdgeId e = cables.out_edge(p);
-  out[e] = f;
-  out[cables.reverse(e)] = f;
-}
-
-// The fabric, its cables and the routing model the options ask for.
-struct Routing {
-  topo::Fabric fabric;
-  std::unique_ptr<plan::CableIndex> cables;
-  std::optional<plan::ForwardingTables> lfts;
-  std::unique_ptr<plan::Router> router;
-};
-
-void load_routing(const PlanArgs& a, Routing& r) {
-  if (a.fabric == "live") {
-    topo::DiscoverOptions d;
-    d.ca = a.ca;
-    d.port = a.port;
-    r.fabric = topo::discover_live(d);
-  } else {
-    r.fabric = topo::load_fabric_file(a.fabric);
-  }
-  if (!a.node_name_map.empty()) topo::NodeNameMap::load(a.node_name_map).apply(r.fabric);
-  r.cables = std::make_unique<plan::CableIndex>(r.fabric, 0);
-  for (const auto& e : r.cables->edges())
-    if (e.capacity_gbps <= 0)
-      throw InputError(a.fabric, 0, "link " + r.fabric.port_name(e.from) + " has no known rate");
-  if (a.routing == "adaptive") {
-    r.router = std::make_unique<plan::AdaptiveRouter>(r.fabric, *r.cables);
-    return;
-  }
-  if (!a.lfts.empty()) {
-    r.lfts = plan::load_lfts_json(a.lfts);
-  } else if (a.fabric == "live") {
-    r.lfts = plan::read_forwarding_tables(r.fabric, {a.ca, a.port});
-  } else {
-    throw InputError("--routing", 0,
-                     "lft routing needs the forwarding tables: use --fabric live, --lfts FILE, "
-                     "or --routing adaptive");
-  }
-  if (!a.save_lfts.empty()) write_file_atomic(a.save_lfts, plan::lfts_to_json_text(*r.lfts));
-  r.router = std::make_unique<plan::LftRouter>(r.fabric, *r.cables, *r.lfts);
-}
-
 void run_plan(const PlanArgs& a) {
-  Routing routing;
-  load_routing(a, routing);
-  const topo::Fabric& fabric = routing.fabric;
-  const plan::CableIndex& cables = *routing.cables;
-  const plan::Router* router = routing.router.get();
+  auto routing = plan::load_route_model(a.routes);
+  const topo::Fabric& fabric = routing->fabric;
+  const plan::CableIndex& cables = *routing->cables;
+  const plan::Router* router = routing->router.get();
 
   std::vector<topo::PortEnd> endpoints =
       a.endpoints.empty() ? plan::all_hca_ports(fabric)
@@ -123,7 +54,7 @@ void run_plan(const PlanArgs& a) {
   int rc = result.covered == cables.size() ? kExitOk : kExitFindings;
   if (a.simulate) {
     std::unordered_map<plan::EdgeId, double> degrade;
-    for (const auto& d : a.degrade) parse_degrade(d, fabric, cables, degrade);
+    for (const auto& d : a.degrade) plan::parse_degrade(d, fabric, cables, degrade);
     auto rep = plan::simulate_plan(fabric, cables, *router, endpoints, result.stages, degrade, {});
     size_t slow = 0;
     for (const auto& f : rep.flows) slow += f.slow;
@@ -145,24 +76,25 @@ void run_plan(const PlanArgs& a) {
 
 // `ibburn plan localize DIR`: the cables behind a burn's slow flows.
 void run_localize(const PlanArgs& a, const std::string& dir) {
-  Routing routing;
-  load_routing(a, routing);
+  auto routing = plan::load_route_model(a.routes);
   plan::BurnOutcome outcome = plan::load_burn_outcome(dir);
   std::vector<std::string> notes;
-  auto suspects = plan::localize_burn(routing.fabric, *routing.cables, *routing.router, outcome, notes);
+  auto suspects = plan::localize_burn(routing->fabric, *routing->cables, *routing->router, outcome, notes);
   for (const auto& n : notes) std::cerr << "ibburn: plan localize: " << n << "\n";
   if (suspects.empty()) std::cout << "localize: no slow flow to explain\n";
   for (const auto& s : suspects)
-    std::cout << "suspect cable " << routing.cables->describe(routing.fabric, s.edge) << " (confidence "
+    std::cout << "suspect cable " << routing->cables->describe(routing->fabric, s.edge) << " (confidence "
               << static_cast<int>(s.confidence * 100) << "%, " << s.slow_explained << " slow flows, "
               << s.healthy_through << " healthy)\n";
   write_file_atomic(dir + "/suspects.json",
-                    nlohmann::json{{"suspects", plan::suspects_to_json(routing.fabric, *routing.cables, suspects)},
+                    nlohmann::json{{"suspects", plan::suspects_to_json(routing->fabric, *routing->cables, suspects)},
                                    {"notes", notes}}.dump(1) + "\n");
   set_exit_code(suspects.empty() ? kExitOk : kExitFindings);
 }
 
-void add_routing_options(CLI::App& cmd, PlanArgs& a) {
+}  // namespace
+
+void add_route_options(CLI::App& cmd, plan::RouteOptions& a) {
   cmd.add_option("--fabric", a.fabric, "fabric file (snapshot or ibnetdiscover text) or 'live'");
   cmd.add_option("-C,--ca", a.ca, "HCA for live discovery");
   cmd.add_option("-P,--port", a.port, "HCA port for live discovery");
@@ -173,11 +105,13 @@ void add_routing_options(CLI::App& cmd, PlanArgs& a) {
   cmd.add_option("--save-lfts", a.save_lfts, "write the forwarding tables read live");
 }
 
+namespace {
+
 Registrar reg([](CLI::App& root) {
   auto args = std::make_shared<PlanArgs>();
   CLI::App* cmd = root.add_subcommand(
       "plan", "Plan burn stages that load every cable near line rate; prove and simulate them");
-  add_routing_options(*cmd, *args);
+  add_route_options(*cmd, args->routes);
   cmd->add_option("--endpoints", args->endpoints, "rank -> HCA port GUID file (default: every HCA port)");
   cmd->add_option("-o,--out", args->out, "plan JSON for `ibburn burn --plan`");
   cmd->add_option("--proof", args->proof, "coverage proof JSON (per cable direction: stage, load)");
@@ -194,7 +128,7 @@ Registrar reg([](CLI::App& root) {
   auto dir = std::make_shared<std::string>();
   CLI::App* loc = cmd->add_subcommand("localize", "Name the cables behind a burn's slow flows (reads DIR/results.jsonl and DIR/summary.json)");
   loc->add_option("dir", *dir, "burn output directory")->required();
-  add_routing_options(*loc, *largs);
+  add_route_options(*loc, largs->routes);
   loc->callback([largs, dir] { run_localize(*largs, *dir); });
 });
 

@@ -7,6 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+namespace ibburn::plan {
+struct RouteOptions;
+}
+
 namespace ibburn::app {
 
 using RegisterFn = std::function<void(CLI::App& root)>;
@@ -21,6 +25,10 @@ CLI::App& group(CLI::App& parent, const std::string& name, const std::string& de
 
 // Parses a duration option ("10s", "1h"); a bad value is a usage error naming the option.
 std::chrono::milliseconds duration_option(const std::string& text, const char* option);
+
+// --fabric, -C/-P, --node-name-map, --routing, --lfts, --save-lfts: where the fabric and its
+// routes come from (`plan`, `plan localize`, `burn`). Defined in cmd_plan.cpp.
+void add_route_options(CLI::App& cmd, plan::RouteOptions& options);
 
 // A command callback reports its exit code here (default 0).
 void set_exit_code(int code);
