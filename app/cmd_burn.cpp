@@ -5,6 +5,11 @@
 #include "app/command.h"
 #include "burn/engine.h"
 #include "common/error.h"
+#include "common/file_io.h"
+#include "plan/burn_localize.h"
+#include "plan/plan_output.h"
+#include "plan/route_model.h"
+#include "plan/simulated_burn.h"
 
 namespace ibburn::app {
 namespace {
@@ -26,6 +31,21 @@ std::size_t size_arg(const std::string& text) {
   return static_cast<std::size_t>(v * mult);
 }
 
+// `--transport sim`: every rank is an HCA port of the fabric, and the fluid model moves
+// the bytes (plan/simulated_burn.h).
+int run_simulated(const burn::BurnOptions& o, std::shared_ptr<const plan::RouteModel> model,
+                  const std::string& endpoints_file, const std::vector<std::string>& degrade) {
+  plan::SimulatedBurn run;
+  run.routes = model;
+  run.endpoints = endpoints_file.empty()
+                      ? plan::all_hca_ports(model->fabric)
+                      : plan::parse_endpoints(read_file(endpoints_file), endpoints_file, model->fabric);
+  const int ranks = static_cast<int>(run.endpoints.size());
+  run.plan = o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
+  for (const auto& d : degrade) plan::parse_degrade(d, model->fabric, *model->cables, run.degrade);
+  return plan::run_simulated_burn(run, o);
+}
+
 Registrar reg([](CLI::App& root) {
   auto o = std::make_shared<burn::BurnOptions>();
   auto duration = std::make_shared<std::string>("60s");
@@ -41,7 +61,8 @@ Registrar reg([](CLI::App& root) {
       ->capture_default_str()
       ->excludes(plan);
   cmd->add_option("--duration", *duration, "time per stage")->capture_default_str();
-  cmd->add_option("--transport", o->transport, "tcp or verbs")->capture_default_str();
+  cmd->add_option("--transport", o->transport, "tcp, verbs, or sim (the fluid model over --fabric, no MPI)")
+      ->capture_default_str();
   cmd->add_option("--out", o->out_dir, "results directory (results.jsonl, summary.json)")
       ->capture_default_str();
   cmd->add_option("--expect-gbps", o->expect_gbps,
@@ -56,7 +77,7 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--msg-size", *msg, "message size (default: transport's; e.g. 1M, 8M)");
   cmd->add_option("--bind", o->bind, "endpoint per local rank: IPv4 address or interface (tcp), dev:port (verbs)")
       ->delimiter(',');
-  cmd->add_option("--gpu", o->gpus, "GPU per local rank (verbs, GPU memory)")->delimiter(',');
+  cmd->add_option("--gpu", o->gpus, "GPU per local rank (verbs; default: the GPU the host check pairs with its HCA)")->delimiter(',');
   cmd->add_option("--netns", o->netns, "network namespace per local rank, entered before any socket")
       ->delimiter(',');
   cmd->add_option("--map", o->map_file, "rank map: HOST LOCAL_RANK ENDPOINT [gpu=N] [netns=NAME] per line");
@@ -66,6 +87,23 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--stall-timeout", *stall, "a direction with no progress this long fails")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no per-second progress on stderr");
+  auto no_host_check = std::make_shared<bool>(false);
+  cmd->add_flag("--no-host-check", *no_host_check, "skip the host preflight (`ibburn host check`) before stage 1");
+  cmd->add_flag("--force", o->force, "run the ranks of hosts that fail the preflight (its errors become warnings)");
+  cmd->add_option("--host-sysfs-root", o->host_sysfs_root, "preflight: directory standing in for /sys")
+      ->capture_default_str();
+  cmd->add_option("--host-expect", o->host_expect, "preflight: expectations file (docs/host.md)");
+  cmd->add_flag("--host-memory", o->host_memory, "verbs: send from host memory, not each HCA's paired GPU");
+  auto routes = std::make_shared<plan::RouteOptions>();
+  auto endpoints = std::make_shared<std::string>();
+  auto degrade = std::make_shared<std::vector<std::string>>();
+  auto probes = std::make_shared<int>(6);
+  add_route_options(*cmd, *routes);
+  cmd->add_option("--endpoints", *endpoints, "sim: rank -> HCA port GUID file (default: every HCA port)");
+  cmd->add_option("--degrade", *degrade, "sim: NODE[PORT]=FRACTION cable capacity");
+  cmd->add_option("--probes", *probes, "with --fabric: at most this many probe stages to localise a slow cable")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   cmd->callback([=] {
     o->duration = duration_option(*duration, "--duration");
     o->timeout = duration_option(*timeout, "--timeout");
@@ -77,6 +115,19 @@ Registrar reg([](CLI::App& root) {
       if (eq == std::string::npos || eq == 0) throw Error(kExitInput, "--opt expects KEY=VALUE, got \"" + kv + "\"");
       o->extra[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
+    o->host_check = !*no_host_check;
+    const bool sim = o->transport == "sim";
+    std::shared_ptr<const plan::RouteModel> model;
+    if (sim) model = plan::load_route_model(*routes);
+    if (sim || cmd->count("--fabric")) {
+      // A real burn reads the fabric on rank 0 only, when it starts.
+      o->explainer = [model, routes, n = *probes]() -> std::shared_ptr<burn::Explainer> {
+        return std::make_shared<plan::RouteExplainer>(model ? model : plan::load_route_model(*routes), n);
+      };
+    }
+    if (sim) return set_exit_code(run_simulated(*o, model, *endpoints, *degrade));
+    if (!degrade->empty() || !endpoints->empty())
+      throw Error(kExitInput, "--degrade and --endpoints are for --transport sim");
     set_exit_code(burn::run_burn(*o));
   });
 });

@@ -25,7 +25,8 @@ constexpr auto kSummaryRefresh = 10s;
 class Coordinator {
  public:
   Coordinator(CoordinatorInput in, const BurnOptions& o)
-      : n_(in.ranks), plan_(std::move(in.plan)), listener_(std::move(in.listener)), token_(in.token), o_(o),
+      : n_(in.ranks), plan_(std::move(in.plan)), listener_(std::move(in.listener)), token_(in.token),
+        explainer_(std::move(in.explainer)), o_(o),
         ch_(n_), eps_(n_) {
     make_dirs(o_.out_dir);
     results_path_ = o_.out_dir + "/results.jsonl";
@@ -34,28 +35,31 @@ class Coordinator {
 
   int run() {
     accept_hellos();
-    json header{{"type", "run"}, {"transport", o_.transport}, {"ranks", n_},
-                {"duration_s", std::chrono::duration<double>(o_.duration).count()},
-                {"threshold", o_.threshold}, {"expect_gbps", o_.expect_gbps}, {"verify", o_.verify},
-                {"plan", to_json(plan_)}, {"endpoints", json::array()}};
-    for (const auto& e : eps_) header["endpoints"].push_back(to_json(e));
-    write_file_atomic(results_path_, header.dump() + "\n");
+    write_file_atomic(results_path_, run_header(o_, plan_, eps_).dump() + "\n");
     for (const auto& [rank, reason] : lost_) record_loss_event(rank, reason, 0);
     write_summary(false);
     if (static_cast<int>(lost_.size()) == n_) {
-      // Nothing can run: an environment problem (no device, no network), not a fabric finding.
       for (int r = 0; r < n_; ++r)
         if (ch_[r]) ch_[r]->send({{"type", "done"}}, Clock::now() + 1s);
+      if (!refused_.empty()) {  // the hosts are the finding
+        Summary s = write_summary(true);
+        print_summary(std::cerr, "burn", s.findings);
+        std::cerr << "burn: every rank is on a refused host; nothing ran\n";
+        return kExitFindings;
+      }
+      // Nothing can run: an environment problem (no device, no network), not a fabric finding.
       std::cerr << "ibburn: no rank could start; first reason: " << lost_.begin()->second << "\n";
       return kExitEnvironment;
     }
 
-    for (std::size_t i = 0; i < plan_.stages.size() && !interrupted(); ++i) {
-      StageResult r = run_stage(static_cast<int>(i));
-      stages_.push_back(r);
-      current_ = nullptr;
-      append_line_durable(results_path_, to_json(r).dump());
-      write_summary(false);
+    for (std::size_t i = 0; i < plan_.stages.size() && !interrupted(); ++i) run_and_record(i);
+    // Follow-up stages (localisation probes) while the explainer asks for them.
+    for (int extra = 0; explainer_ && !interrupted(); ++extra) {
+      auto next = explainer_->follow_up(write_summary(false), eps_, extra);
+      if (!next) break;
+      std::cerr << fmt::format("burn: follow-up stage \"{}\" ({} flows)\n", next->name, next->flows.size());
+      plan_.stages.push_back(std::move(*next));
+      run_and_record(plan_.stages.size() - 1);
     }
     const bool was_interrupted = interrupted();
     Summary s = write_summary(!was_interrupted);
@@ -75,6 +79,14 @@ class Coordinator {
     return fmt::format("rank {} ({} {})", rank, e.host, e.endpoint);
   }
 
+  void run_and_record(std::size_t i) {
+    StageResult r = run_stage(static_cast<int>(i));
+    stages_.push_back(r);
+    current_ = nullptr;
+    append_line_durable(results_path_, to_json(r).dump());
+    write_summary(false);
+  }
+
   void accept_hellos() {
     const auto deadline = Clock::now() + o_.timeout;
     std::vector<std::unique_ptr<Channel>> pending;
@@ -91,6 +103,7 @@ class Coordinator {
           int rank = m.value("rank", -1);
           if (rank < 0 || rank >= n_ || ch_[rank]) continue;
           if (m.contains("endpoint")) eps_[rank] = endpoint_from_json(m.at("endpoint"));
+          if (m.contains("host_check")) host_checks_[rank] = m.at("host_check");
           if (m.contains("error")) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), m.at("error").get<std::string>());
           ch_[rank] = std::move(p);
           ++known;
@@ -103,6 +116,57 @@ class Coordinator {
       if (!ch_[r] && !lost_.count(r))
         lost_[r] = fmt::format("{}: never reached rank 0's control channel within {} s", who(r),
                                std::chrono::duration_cast<std::chrono::seconds>(o_.timeout).count());
+    refuse_failed_hosts();
+  }
+
+  // A host whose preflight found errors measures itself, not the fabric: its ranks take no
+  // part (they stay connected and are released at the end), unless --force.
+  void refuse_failed_hosts() {
+    for (const auto& [checker, report] : host_checks_) {
+      if (report.value("ok", true)) continue;
+      const std::string& host = eps_[checker].host;
+      std::string why = report.contains("error") ? report.at("error").get<std::string>() : "";
+      for (const auto& f : report.value("findings", json::array()))
+        if (f.value("severity", "") == "error" || f.value("severity", "") == "critical") {
+          why = f.value("message", "");
+          break;
+        }
+      std::cerr << fmt::format("burn: host check failed on {}: {}{}\n", host, why,
+                               o_.force ? " (--force: running anyway)" : "; its ranks are refused (--force runs them)");
+      if (o_.force) continue;
+      for (int r = 0; r < n_; ++r)
+        if (eps_[r].host == host && !lost_.count(r)) {
+          lost_[r] = fmt::format("{}: refused: host check failed: {}", who(r), why);
+          refused_.insert(r);
+        }
+    }
+  }
+
+  // The host checks in the summary: every host's answer, and findings for those that failed.
+  void add_host_checks(Summary& s) const {
+    json all = json::array();
+    for (const auto& [checker, report] : host_checks_) {
+      const std::string& host = eps_[checker].host;
+      const bool ok = report.value("ok", true);
+      json j{{"host", host}, {"ok", ok}, {"refused", !ok && !o_.force}, {"findings", report.value("findings", json::array())},
+             {"pairing", report.value("pairing", json::array())}};
+      if (report.contains("error")) j["error"] = report.at("error");
+      all.push_back(j);
+      if (ok) continue;
+      for (const auto& jf : j["findings"]) {
+        Finding f = finding_from_json(jf);
+        if (f.severity < Severity::Error) continue;
+        f.kind = "host_" + f.kind;
+        f.message = host + ": " + f.message;
+        if (o_.force) f.severity = Severity::Warning;
+        s.findings.push_back(std::move(f));
+      }
+      if (report.contains("error"))
+        s.findings.push_back({"host_check_failed", o_.force ? Severity::Warning : Severity::Error,
+                              host + ": " + report.at("error").get<std::string>(), {{host, 0}}, {}});
+      s.pass = false;
+    }
+    s.json["host_checks"] = all;
   }
 
   void record_loss_event(int rank, const std::string& reason, int stage) {
@@ -135,6 +199,8 @@ class Coordinator {
     in.lost = lost_;
     in.options = {o_.threshold, o_.expect_gbps};
     Summary s = make_summary(in);
+    add_host_checks(s);
+    if (explainer_) explainer_->explain(s, eps_);
     write_file_atomic(summary_path_, s.json.dump(2) + "\n");
     return s;
   }
@@ -327,10 +393,13 @@ class Coordinator {
   Plan plan_;
   Fd listener_;
   std::string token_;
+  std::shared_ptr<Explainer> explainer_;
   const BurnOptions& o_;
   std::vector<std::unique_ptr<Channel>> ch_;
   std::vector<EndpointInfo> eps_;
   LostRanks lost_;
+  std::set<int> refused_;               // lost because their host failed its check
+  std::map<int, json> host_checks_;     // by the rank that checked its host
   std::vector<StageResult> stages_;
   std::string results_path_, summary_path_;
   const Stage* current_ = nullptr;

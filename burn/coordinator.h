@@ -16,6 +16,7 @@ struct CoordinatorInput {
   Plan plan;
   Fd listener;        // the control channel's listening socket
   std::string token;  // ranks must present it in their hello
+  std::shared_ptr<Explainer> explainer;  // may be null
 };
 
 // Returns 0 (all passed), 1 (findings: slow/failed flows, lost ranks) or 130 (interrupted).

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "burn/rank_binding.h"
 #include "burn/results.h"
 #include "burn/worker.h"
+#include "host/host_check.h"
 #include "common/error.h"
 #include "common/file_io.h"
 #include "common/interrupt.h"
@@ -47,27 +49,48 @@ void wait_request(MPI_Request* req, SteadyTime deadline, const char* what) {
   }
 }
 
-// Rank 0's start-up facts, broadcast to every rank: where the control channel listens, or why
-// the run cannot start.
-std::string broadcast(const std::string& text, int rank, SteadyTime deadline) {
+// Text from rank 0 of `comm` to all its ranks: rank 0's start-up facts (where the control
+// channel listens, or why the run cannot start), or a host check to the ranks of its host.
+std::string broadcast(MPI_Comm comm, const std::string& text, int rank, SteadyTime deadline) {
   long long len = static_cast<long long>(text.size());
   MPI_Request req;
-  MPI_Ibcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD, &req);
+  MPI_Ibcast(&len, 1, MPI_LONG_LONG, 0, comm, &req);
   wait_request(&req, deadline, "start-up broadcast");
   std::string out = rank == 0 ? text : std::string(static_cast<std::size_t>(len), '\0');
-  MPI_Ibcast(out.data(), static_cast<int>(len), MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+  MPI_Ibcast(out.data(), static_cast<int>(len), MPI_CHAR, 0, comm, &req);
   wait_request(&req, deadline, "start-up broadcast");
   return out;
 }
 
-int local_rank_of(int rank) {
+// The ranks on this host.
+MPI_Comm host_comm(int rank) {
   MPI_Comm local;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) != MPI_SUCCESS)
     throw EnvironmentError("MPI could not tell the ranks on this host apart");
-  int lr = 0;
-  MPI_Comm_rank(local, &lr);
-  MPI_Comm_free(&local);
-  return lr;
+  return local;
+}
+
+// The host preflight, as one JSON object for the ranks of this host and for rank 0.
+json host_check_json(const BurnOptions& o) {
+  try {
+    host::CheckOptions co;
+    co.sysfs_root = o.host_sysfs_root;
+    if (!o.host_expect.empty()) co.expect_file = o.host_expect;
+    host::HostReport r = host::check_host(co);
+    json j = host::to_json(r);
+    j["ok"] = std::none_of(r.findings.begin(), r.findings.end(),
+                           [](const Finding& f) { return f.severity >= Severity::Error; });
+    return j;
+  } catch (const std::exception& e) {
+    return {{"ok", false}, {"error", e.what()}, {"findings", json::array()}, {"pairing", json::array()}};
+  }
+}
+
+std::map<std::string, std::string> gpu_by_hca(const json& host_check) {
+  std::map<std::string, std::string> out;
+  for (const auto& p : host_check.value("pairing", json::array()))
+    out[p.value("hca", "")] = p.value("gpu_bdf", "");
+  return out;
 }
 
 void enter_netns(const std::string& name) {
@@ -120,8 +143,17 @@ int run_burn(const BurnOptions& o) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   install_interrupt_handlers();
   const auto startup_deadline = Clock::now() + o.timeout * 2;
-  const int local_rank = local_rank_of(rank);
+  MPI_Comm local = host_comm(rank);
+  int local_rank = 0;
+  MPI_Comm_rank(local, &local_rank);
   const std::string host = hostname();
+  // One rank per host checks it; the others take the GPU pairing from its answer.
+  json host_check;
+  if (o.host_check) {
+    host_check = json::parse(broadcast(local, local_rank == 0 ? host_check_json(o).dump() : "", local_rank,
+                                       startup_deadline));
+  }
+  MPI_Comm_free(&local);
 
   // Everything that can go wrong locally is kept as a reason for rank 0's results.
   std::string local_error;
@@ -145,6 +177,7 @@ int run_burn(const BurnOptions& o) {
       if (!local_error.empty()) throw Error(kExitInput, local_error);
       cin.ranks = size;
       cin.plan = o.plan_file.empty() ? make_pattern(o.pattern, size, o.streams) : load_plan(o.plan_file, size);
+      if (o.explainer) cin.explainer = o.explainer();
       std::uint16_t port = 0;
       cin.listener = listen_tcp("0.0.0.0", 0, 4096, &port);
       std::random_device rd;
@@ -159,7 +192,7 @@ int run_burn(const BurnOptions& o) {
     }
     if (!plan_error.empty()) boot = {{"error", plan_error}, {"code", plan_code}};
   }
-  boot = json::parse(broadcast(boot.dump(), rank, startup_deadline));
+  boot = json::parse(broadcast(MPI_COMM_WORLD, boot.dump(), rank, startup_deadline));
   if (boot.contains("error")) {
     finalize_bounded(boot.at("code").get<int>(), 10s);
     if (rank == 0) throw Error(static_cast<ExitCode>(plan_code), plan_error);
@@ -176,12 +209,14 @@ int run_burn(const BurnOptions& o) {
       to.message_size = o.message_size;
       to.verify = o.verify;
       to.extra = o.extra;
+      if (!o.host_memory && host_check.is_object()) to.gpu_by_hca = gpu_by_hca(host_check);
       transport = make_transport(o.transport, to);
     } catch (const std::exception& e) {
       local_error = e.what();
     }
   }
   json hello{{"type", "hello"}, {"rank", rank}, {"token", boot.at("token")}};
+  if (local_rank == 0 && host_check.is_object()) hello["host_check"] = host_check;
   if (transport) {
     EndpointInfo ep = transport->local_endpoint();
     if (ep.host.empty()) ep.host = host;

@@ -3,9 +3,13 @@
 // and broadcasts where rank 0's control channel listens; from then on everything goes over
 // that channel (burn/control_channel.h) so a dead or hung rank costs only its own flows.
 #include <chrono>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "burn/explainer.h"
 
 namespace ibburn::burn {
 
@@ -28,6 +32,16 @@ struct BurnOptions {
   std::chrono::milliseconds timeout{30'000};        // setup/connect/report bounds
   std::chrono::milliseconds stall_timeout{10'000};  // no progress this long = failed
   bool quiet = false;               // no per-second progress
+  // Host preflight (host/host_check.h) on one rank per host before stage 1: hosts with
+  // errors are refused (their ranks take no part), or only warned about with `force`.
+  bool host_check = true;
+  bool force = false;
+  std::string host_sysfs_root = "/sys";  // another root stands in for /sys (tests, dumps)
+  std::string host_expect;               // expectations file; empty = none
+  bool host_memory = false;  // never the paired GPU's memory by default (verbs)
+  // Made on rank 0 only, before stage 1 (it may read the fabric; a thrown Error stops the
+  // run with its exit code): names causes in the summary, asks for probe stages.
+  std::function<std::shared_ptr<Explainer>()> explainer;
 };
 
 // Runs this rank's part of the burn (MPI_Init .. MPI_Finalize). Returns the exit code:

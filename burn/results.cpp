@@ -1,5 +1,7 @@
 #include "burn/results.h"
 
+#include "burn/engine.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -187,6 +189,15 @@ SideReport side_report_from_json(const nlohmann::json& j) {
   s.mismatches = j.value("mismatches", std::uint64_t{0});
   s.failure = j.value("failure", "");
   return s;
+}
+
+nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {
+  nlohmann::json h{{"type", "run"}, {"transport", o.transport}, {"ranks", endpoints.size()},
+                   {"duration_s", std::chrono::duration<double>(o.duration).count()},
+                   {"threshold", o.threshold}, {"expect_gbps", o.expect_gbps}, {"verify", o.verify},
+                   {"plan", to_json(plan)}, {"endpoints", nlohmann::json::array()}};
+  for (const auto& e : endpoints) h["endpoints"].push_back(to_json(e));
+  return h;
 }
 
 }  // namespace ibburn::burn

@@ -83,4 +83,8 @@ StageResult stage_result_from_json(const nlohmann::json& j);
 
 double gbps(std::uint64_t bytes, double seconds);
 
+struct BurnOptions;  // burn/engine.h
+// results.jsonl's first line: the run's settings, plan and endpoints (index = rank).
+nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints);
+
 }  // namespace ibburn::burn

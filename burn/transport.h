@@ -49,7 +49,10 @@ struct TransportOptions {
                            // empty = the default for this rank (see local_rank)
   int local_rank = 0;      // rank among those on this host: with no bind, the verbs
                            // transport takes the local_rank-th active port, tcp loopback
-  int gpu = -1;            // verbs: GPU memory (-1 = host memory)
+  int gpu = -1;            // verbs: GPU memory (-1 = host memory, or the paired GPU below)
+  // verbs: HCA name -> PCI address of its GPU (the host check's pairing); with gpu < 0 the
+  // transport sends from its HCA's GPU when CUDA sees it. Empty = host memory.
+  std::map<std::string, std::string> gpu_by_hca;
   std::size_t message_size = 0;  // 0 = the transport's default
   bool verify = false;     // fill patterned buffers and check them at the receiver
   std::map<std::string, std::string> extra;  // transport-specific knobs ("qps", "tx_depth"...)

@@ -54,6 +54,11 @@ int device_count() {
   return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
+int device_at_pci_address(const std::string& bdf) {
+  int device = -1;
+  return cudaDeviceGetByPCIBusId(&device, bdf.c_str()) == cudaSuccess ? device : -1;
+}
+
 DeviceBuffer::DeviceBuffer(int gpu, size_t bytes) : gpu_(gpu), size_(bytes) {
   const int n = device_count();
   if (gpu < 0 || gpu >= n) {

@@ -4,6 +4,7 @@
 // every GPU call throws EnvironmentError("... built without CUDA ...").
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace ibburn::cuda {
 
@@ -11,6 +12,9 @@ namespace ibburn::cuda {
 bool built_with_cuda();
 // GPUs visible to this process; 0 without CUDA, without a driver or without a GPU.
 int device_count();
+// The CUDA ordinal of the GPU at a PCI address ("0000:1a:00.0"); -1 when CUDA does not see
+// it (or ibburn was built without CUDA).
+int device_at_pci_address(const std::string& bdf);
 
 class DeviceBuffer {
  public:

@@ -14,6 +14,7 @@ namespace {
 
 bool built_with_cuda() { return false; }
 int device_count() { return 0; }
+int device_at_pci_address(const std::string&) { return -1; }
 
 DeviceBuffer::DeviceBuffer(int gpu, size_t bytes) : gpu_(gpu), size_(bytes) { no_cuda(); }
 DeviceBuffer::~DeviceBuffer() = default;

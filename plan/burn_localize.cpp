@@ -1,41 +1,53 @@
 #include "plan/burn_localize.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
 #include <sstream>
 #include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "burn/results.h"
+#include "plan/probes.h"
 
 #include "common/error.h"
 #include "common/file_io.h"
 
 namespace ibburn::plan {
 
-BurnOutcome load_burn_outcome(const std::string& dir) {
+BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const nlohmann::json& summary) {
   BurnOutcome out;
+  for (const auto& e : endpoints) out.port_guid_by_rank.push_back(e.port_guid);
+  for (const auto& f : summary.at("flows"))
+    out.directions.push_back({f.at("from").get<int>(), f.at("to").get<int>(), f.at("verdict").get<std::string>()});
+  return out;
+}
+
+BurnOutcome load_burn_outcome(const std::string& dir) {
   const std::string results = dir + "/results.jsonl", summary = dir + "/summary.json";
   std::istringstream lines(read_file(results));
   std::string first;
   std::getline(lines, first);
+  std::vector<burn::EndpointInfo> endpoints;
   try {
     auto run = nlohmann::json::parse(first);
     if (run.value("type", "") != "run") throw InputError(results, 1, "first line is not the run header");
-    for (const auto& e : run.at("endpoints"))
-      out.port_guid_by_rank.push_back(
-          e.contains("port_guid") ? std::stoull(e["port_guid"].get<std::string>(), nullptr, 16) : 0);
+    for (const auto& e : run.at("endpoints")) endpoints.push_back(burn::endpoint_from_json(e));
   } catch (const nlohmann::json::exception& e) {
+    throw InputError(results, 1, std::string("bad run header: ") + e.what());
+  } catch (const std::logic_error& e) {  // a port_guid that is not hex
     throw InputError(results, 1, std::string("bad run header: ") + e.what());
   }
   try {
-    auto s = nlohmann::json::parse(read_file(summary));
-    for (const auto& f : s.at("flows"))
-      out.directions.push_back({f.at("from").get<int>(), f.at("to").get<int>(), f.at("verdict").get<std::string>()});
+    return burn_outcome(endpoints, nlohmann::json::parse(read_file(summary)));
   } catch (const nlohmann::json::exception& e) {
     throw InputError(summary, 0, std::string("bad summary: ") + e.what());
   }
-  return out;
 }
 
-std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables,
-                                   const Router& router, const BurnOutcome& outcome,
-                                   std::vector<std::string>& notes) {
+std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
+                                        std::vector<std::string>& notes) {
   std::unordered_map<uint64_t, topo::PortEnd> by_guid;
   for (topo::NodeId n = 0; n < fabric.size(); ++n)
     for (const auto& p : fabric.node(n).ports)
@@ -45,7 +57,7 @@ std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex&
     auto it = by_guid.find(outcome.port_guid_by_rank[rank]);
     return it == by_guid.end() ? nullptr : &it->second;
   };
-  std::vector<ObservedFlow> observed;
+  std::vector<RoutedDirection> out;
   for (const auto& d : outcome.directions) {
     bool slow = d.verdict == "slow" || d.verdict == "failed";
     if (!slow && d.verdict != "pass") continue;
@@ -55,30 +67,155 @@ std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex&
       notes.push_back("rank " + std::to_string(a ? d.to : d.from) + " has no port GUID of this fabric");
       continue;
     }
-    ObservedFlow f;
-    f.slow = slow;
+    RoutedDirection r{d.from, d.to, {{}, slow}};
     try {
-      router.route(*a, *b, f.path);
+      router.route(*a, *b, r.observed.path);
     } catch (const RoutingError& e) {
       notes.push_back(e.what());
       continue;
     }
-    observed.push_back(std::move(f));
+    out.push_back(std::move(r));
   }
+  return out;
+}
+
+std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables,
+                                   const Router& router, const BurnOutcome& outcome,
+                                   std::vector<std::string>& notes) {
+  std::vector<ObservedFlow> observed;
+  for (auto& r : route_burn(fabric, router, outcome, notes)) observed.push_back(std::move(r.observed));
   return localize(observed, cables.size());
 }
 
 nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& cables,
                                 const std::vector<Suspect>& suspects) {
   nlohmann::json arr = nlohmann::json::array();
-  for (const auto& s : suspects)
+  for (const auto& s : suspects) {
+    nlohmann::json tied = nlohmann::json::array();
+    for (EdgeId e : s.tied) tied.push_back(cables.describe(fabric, e));
     arr.push_back({{"cable", cables.describe(fabric, s.edge)},
                    {"from", fabric.port_name(cables.edge(s.edge).from)},
                    {"to", fabric.port_name(cables.edge(s.edge).to)},
                    {"confidence", s.confidence},
                    {"slow_flows", s.slow_explained},
-                   {"healthy_flows", s.healthy_through}});
+                   {"healthy_flows", s.healthy_through},
+                   {"tied_with", tied}});
+  }
   return arr;
+}
+
+RouteExplainer::RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes)
+    : routes_(std::move(routes)), max_probes_(max_probes) {}
+
+namespace {
+
+// Ranks whose every bad direction crosses one of `culprits`: their "suspect" verdict is the
+// cable's doing.
+std::map<int, std::set<EdgeId>> explained_ranks(const std::vector<RoutedDirection>& routed,
+                                                const std::set<EdgeId>& culprits) {
+  std::map<int, std::set<EdgeId>> by;
+  std::set<int> unexplained;
+  for (const auto& r : routed) {
+    if (!r.observed.slow) continue;
+    std::set<EdgeId> hit;
+    for (auto [e, share] : r.observed.path)
+      if (culprits.count(e)) hit.insert(e);
+    for (int rank : {r.from, r.to}) {
+      if (hit.empty()) unexplained.insert(rank);
+      else by[rank].insert(hit.begin(), hit.end());
+    }
+  }
+  for (int rank : unexplained) by.erase(rank);
+  return by;
+}
+
+}  // namespace
+
+void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) {
+  std::vector<std::string> notes;
+  const topo::Fabric& fabric = routes_->fabric;
+  const CableIndex& cables = *routes_->cables;
+  auto routed = route_burn(fabric, *routes_->router, burn_outcome(endpoints, summary.json), notes);
+  std::vector<ObservedFlow> observed;
+  for (const auto& r : routed) observed.push_back(r.observed);
+  auto found = localize(observed, cables.size());
+  std::sort(notes.begin(), notes.end());
+  notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
+  summary.json["suspects"] = suspects_to_json(fabric, cables, found);
+  summary.json["localization_notes"] = notes;
+  std::set<EdgeId> confident;
+  for (const auto& s : found) {
+    if (s.confidence >= kConfident) confident.insert(s.edge);
+    const Edge& e = cables.edge(s.edge);
+    Finding f;
+    f.kind = "suspect_cable";
+    f.severity = s.confidence >= kConfident ? Severity::Error : Severity::Warning;
+    f.message = fmt::format("cable {} explains {} slow flow(s), {} healthy flow(s) crossed it (confidence {:.0f}%)",
+                            cables.describe(fabric, s.edge), s.slow_explained, s.healthy_through,
+                            100 * s.confidence);
+    for (size_t i = 0; i < s.tied.size() && i < 3; ++i)
+      f.message += (i == 0 ? "; the same evidence fits " : ", ") + cables.describe(fabric, s.tied[i]);
+    if (s.tied.size() > 3) f.message += fmt::format(" and {} more", s.tied.size() - 3);
+    f.ports = {{fabric.node(e.from.node).name, e.from.port}, {fabric.node(e.to.node).name, e.to.port}};
+    f.details = summary.json["suspects"][&s - found.data()];
+    summary.findings.push_back(std::move(f));
+    summary.pass = false;
+  }
+  const auto explained = explained_ranks(routed, confident);
+  auto is_explained = [&](const nlohmann::json& ep) {
+    return ep.value("verdict", "") == "suspect" && explained.count(ep.value("rank", -1));
+  };
+  std::erase_if(summary.findings, [&](const Finding& f) { return f.kind == "suspect_endpoint" && is_explained(f.details); });
+  for (auto& ep : summary.json["endpoints"])
+    if (is_explained(ep)) {
+      ep["verdict"] = "pass";
+      ep["explained_by"] = nlohmann::json::array();
+      for (EdgeId e : explained.at(ep.value("rank", -1))) ep["explained_by"].push_back(cables.describe(fabric, e));
+    }
+}
+
+std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summary,
+                                                     const std::vector<burn::EndpointInfo>& endpoints,
+                                                     int extra_run) {
+  if (extra_run >= max_probes_) return std::nullopt;
+  const topo::Fabric& fabric = routes_->fabric;
+  std::vector<std::string> notes;
+  auto found = localize_burn(fabric, *routes_->cables, *routes_->router, burn_outcome(endpoints, summary.json), notes);
+  if (found.empty() || !ambiguous(found)) return std::nullopt;
+  if (!shifts_) {
+    // Each rank's port in the fabric (invalid when its GUID is not there); shifts over those
+    // ranks in switch order.
+    std::unordered_map<uint64_t, topo::PortEnd> by_guid;
+    for (topo::NodeId n = 0; n < fabric.size(); ++n)
+      for (const auto& p : fabric.node(n).ports)
+        if (p.guid && p.number > 0) by_guid.emplace(p.guid, topo::PortEnd{n, p.number});
+    std::vector<topo::PortEnd> known;
+    std::vector<int> rank_of;
+    ports_.assign(endpoints.size(), topo::PortEnd{});
+    for (int r = 0; r < static_cast<int>(endpoints.size()); ++r)
+      if (auto it = by_guid.find(endpoints[r].port_guid); it != by_guid.end()) {
+        ports_[r] = it->second;
+        known.push_back(it->second);
+        rank_of.push_back(r);
+      }
+    std::vector<int> order;
+    for (int i : switch_order(fabric, known)) order.push_back(rank_of[i]);
+    shifts_ = std::make_unique<ProbeShifts>(std::move(order));
+  }
+  RankPairs used;
+  std::vector<Flow> slow;
+  for (const auto& f : summary.json.at("flows")) {
+    Flow flow{f.at("from").get<int>(), f.at("to").get<int>()};
+    used.insert({flow.src, flow.dst});
+    const std::string v = f.at("verdict").get<std::string>();
+    if (v == "slow" || v == "failed") slow.push_back(flow);
+  }
+  std::vector<Flow> probe = next_probe(found, slow, *routes_->cables, *routes_->router, ports_, used, *shifts_);
+  if (probe.empty()) return std::nullopt;
+  burn::Stage st;
+  st.name = fmt::format("probe {}", extra_run + 1);
+  for (const auto& f : probe) st.flows.push_back({f.src, f.dst, false, 0});
+  return st;
 }
 
 }  // namespace ibburn::plan

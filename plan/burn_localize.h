@@ -1,13 +1,19 @@
 #pragma once
-// Names the cables behind a real burn's slow flows: the burn's endpoints (rank -> port
-// GUID, first line of results.jsonl) and per-direction verdicts (summary.json) are mapped
-// onto the fabric's routes and handed to localize().
+// Names the cables behind a burn's slow flows: the burn's endpoints (rank -> port GUID) and
+// per-direction verdicts are mapped onto the fabric's routes and handed to localize().
+// Offline from a results directory (`ibburn plan localize`), or live in the burn's own
+// summary through RouteExplainer (`ibburn burn --fabric`), which also asks for probe
+// stages while the culprit is ambiguous.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "burn/explainer.h"
 #include "plan/localize.h"
+#include "plan/probes.h"
+#include "plan/route_model.h"
 #include "plan/routing.h"
 #include "topo/fabric.h"
 
@@ -23,16 +29,46 @@ struct BurnOutcome {
   std::vector<BurnDirection> directions;
 };
 
+// From the endpoints (index = rank) and a summary's JSON ("flows": per-direction verdicts).
+BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const nlohmann::json& summary);
+
 // Reads DIR/results.jsonl (the "run" line) and DIR/summary.json; InputError on bad content.
 BurnOutcome load_burn_outcome(const std::string& dir);
 
+struct RoutedDirection {
+  int from = 0, to = 0;
+  ObservedFlow observed;
+};
+
 // Directions judged "slow" or "failed" are slow evidence, "pass" healthy; others are
 // ignored. `notes` receives the directions that could not be routed (unknown GUID...).
+std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
+                                        std::vector<std::string>& notes);
 std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables,
                                    const Router& router, const BurnOutcome& outcome,
                                    std::vector<std::string>& notes);
 
 nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& cables,
                                 const std::vector<Suspect>& suspects);
+
+// summary.json gains "suspects" (and "localization_notes"); each suspect is a finding of
+// kind "suspect_cable" (an error when confident, a warning while ambiguous). An endpoint
+// judged "suspect" only because its bad directions cross a confidently named cable passes,
+// with "explained_by" naming the cable. Follow-up stages are probe shifts, at most
+// `max_probes`, while any suspect is ambiguous.
+class RouteExplainer : public burn::Explainer {
+ public:
+  RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes);
+  void explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) override;
+  std::optional<burn::Stage> follow_up(const burn::Summary& summary,
+                                       const std::vector<burn::EndpointInfo>& endpoints,
+                                       int extra_run) override;
+
+ private:
+  std::shared_ptr<const RouteModel> routes_;
+  int max_probes_;
+  std::vector<topo::PortEnd> ports_;      // by rank; made at the first follow-up
+  std::unique_ptr<ProbeShifts> shifts_;
+};
 
 }  // namespace ibburn::plan

@@ -2,7 +2,8 @@
 # The main job on a simulated fabric: set up, build, generate a small fat-tree design,
 # start it in ibsim (+ opensm), discover it, show it, check it against its wiring plan,
 # read its counters, plan a burn over the switches' real routes and simulate it with one
-# bad cable, run a short TCP burn under mpirun, the host preflight, inject a fault and
+# bad cable (as `plan --simulate` and as a `burn --transport sim` whose summary names the
+# cable), run a short TCP burn under mpirun, the host preflight, inject a fault and
 # check again, write the HTML report, stop. Outputs stay in the folder
 # printed at the start and the end (./out/demo-<timestamp>/, or $1).
 set -euo pipefail
@@ -71,6 +72,10 @@ step "ibburn plan (forwarding tables read live) and a simulated burn with $bad a
 show plan "$sim" run --dir "$out/sim" "$ibburn" plan --fabric live --save-lfts "$out/lfts.json" \
   -o "$out/plan.json" --proof "$out/plan-proof.json" --simulate --degrade "$bad=0.25" \
   --simulation-out "$out/plan-simulation.json"
+
+step "ibburn burn --transport sim: that plan through the fluid model with $bad at 25%; the summary names the cable"
+show burn-sim "$ibburn" burn --transport sim --fabric "$out/fabric.json" --lfts "$out/lfts.json" \
+  --plan "$out/plan.json" --degrade "$bad=0.25" --out "$out/sim-run" --quiet
 
 step "ibburn burn: 4 ranks under mpirun, TCP on loopback, one-to-one rounds, 2 s per stage"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

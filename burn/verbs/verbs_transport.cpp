@@ -7,9 +7,22 @@
 #include "burn/verbs/verbs_connection.h"
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
+#include "cuda/gpu_memory.h"
 
 namespace ibburn::burn::verbs {
 namespace {
+
+// The GPU to send from: the one asked for, else the HCA's paired GPU when CUDA sees it.
+int gpu_for(const TransportOptions& o, const std::string& device) {
+  if (o.gpu >= 0) return o.gpu;
+  auto it = o.gpu_by_hca.find(device);
+  if (it == o.gpu_by_hca.end()) return -1;
+  const int gpu = cuda::device_at_pci_address(it->second);
+  if (gpu < 0)
+    std::cerr << "ibburn: verbs " << device << ": its GPU " << it->second
+              << " is not visible to CUDA; sending from host memory\n";
+  return gpu;
+}
 
 class VerbsTransport final : public Transport {
  public:
@@ -34,7 +47,7 @@ class VerbsTransport final : public Transport {
     device->port = query_port_info(device->context, port, settings_.gid_index);
     device_ = std::move(device);
 
-    const int gpu = o.gpu;
+    const int gpu = options_.gpu = gpu_for(o, device_name);
     if (gpu >= 0) {
       memory_ = [gpu](const ProtectionDomain& pd, size_t bytes, int access) {
         return make_gpu_memory(pd, bytes, gpu, access);

@@ -61,7 +61,9 @@ TEST(TcpTransport, DescribesItsEndpoint) {
   EXPECT_EQ(e.address, "127.0.0.1");
   EXPECT_EQ(e.endpoint, "127.0.0.1");
   EXPECT_FALSE(e.host.empty());
-  EXPECT_THROW(make_tcp_transport(TransportOptions{"no-such-interface0"}), std::exception);
+  TransportOptions bad;
+  bad.bind = "no-such-interface0";
+  EXPECT_THROW(make_tcp_transport(bad), std::exception);
 }
 
 TEST(TcpTransport, OneWayStreamsCountBytesWithoutErrors) {

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -26,9 +28,10 @@ class PlanOnIbsim : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  // Plans `design` on the live simulated fabric; returns the proof and the plan.
+  // Plans `design` on the live simulated fabric; returns the proof and the plan, and keeps
+  // the fabric (fabric.json) and its forwarding tables (lfts.json) in dir_.
   void plan(const wiring::FatTreeDesign& design, nlohmann::json& proof, nlohmann::json& plan,
-            int expected_exit = 0) {
+            int expected_exit = 0, const std::function<void(const testing::SimFabric&)>& then = {}) {
     const std::string net = dir_ + "/design.net";
     write_file_atomic(net, wiring::to_ibsim_netfile(design));
     testing::SimOptions sim;
@@ -37,6 +40,8 @@ class PlanOnIbsim : public ::testing::Test {
     sim.opensm_args = {"-R", "ftree"};
     testing::SimFabric fabric(net, sim);
     const std::string bin = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+    auto d = fabric.run({bin, "topo", "discover", "-o", dir_ + "/fabric.json"}, std::chrono::seconds(300));
+    ASSERT_EQ(d.exit_code, 0) << d.out << d.err;
     auto r = fabric.run({bin, "plan", "--fabric", "live", "--routing", "lft", "-o", dir_ + "/plan.json",
                          "--proof", dir_ + "/proof.json", "--save-lfts", dir_ + "/lfts.json"},
                         std::chrono::seconds(300));
@@ -45,6 +50,7 @@ class PlanOnIbsim : public ::testing::Test {
     std::cout << r.out;
     proof = nlohmann::json::parse(read_file(dir_ + "/proof.json"));
     plan = nlohmann::json::parse(read_file(dir_ + "/plan.json"));
+    if (then) then(fabric);
   }
 
   std::string dir_;
@@ -104,7 +110,32 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
   spec.rate = {topo::Width::X4, topo::Speed::HDR};
   auto design = wiring::generate_fat_tree(spec);
   nlohmann::json proof, plan_json;
-  plan(design, proof, plan_json, 1);
+  const std::string dir = dir_;
+  plan(design, proof, plan_json, 1, [&](const testing::SimFabric& fabric) {
+    // That plan through the fluid model with one cable at 25% (`burn --transport sim`, opensm's
+    // routes): the burn's own summary names the cable, both directions, after probe stages.
+    write_file_atomic(dir + "/names", wiring::node_name_map(design).to_text());
+    for (const std::string bad : {"pod2-spine03[5]", "pod5-leaf07[33]", "core17[2]"}) {
+      const std::string out = dir + "/burn-" + bad.substr(0, bad.find('['));
+      auto r = fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim",
+                           "--fabric", dir + "/fabric.json", "--lfts", dir + "/lfts.json",
+                           "--node-name-map", dir + "/names", "--plan", dir + "/plan.json",
+                           "--degrade", bad + "=0.25", "--out", out, "--quiet"},
+                          std::chrono::seconds(120));
+      ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+      auto summary = nlohmann::json::parse(read_file(out + "/summary.json"));
+      ASSERT_GE(summary["suspects"].size(), 2u) << summary["suspects"].dump(1);
+      std::set<std::string> named;
+      for (const auto& s : summary["suspects"]) {
+        EXPECT_GE(s["confidence"].get<double>(), 0.75) << s.dump();
+        named.insert(s["from"].get<std::string>());
+        named.insert(s["to"].get<std::string>());
+      }
+      EXPECT_TRUE(named.count(bad)) << bad << " not among " << summary["suspects"].dump(1);
+      EXPECT_EQ(summary["suspects"].size(), 2u) << summary["suspects"].dump(1);
+      EXPECT_NE(r.err.find("suspect_cable"), std::string::npos) << r.err;
+    }
+  });
   EXPECT_EQ(proof["cable_directions"].get<size_t>(), 2 * design.wiring.cables.size());
   size_t uncovered = 0;
   for (const auto& e : proof["edges"]) {
@@ -116,6 +147,7 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
   }
   EXPECT_EQ(uncovered, 16u);
   EXPECT_NE(proof["notes"].dump().find("no route between the endpoints uses them"), std::string::npos);
+
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+#pragma once
+// `ibburn burn --transport sim`: the burn's stages, results and verdicts with the fluid
+// model (plan/fluid.h) in place of bytes on the wire. One process, no MPI, any number of
+// ranks (one per HCA port of the fabric by default); writes the same results.jsonl and
+// summary.json as a real burn, so `report`, `history` and `plan localize` read it alike.
+// Degraded cables make slow flows; the options' explainer localises them and asks for probe
+// stages exactly as it does in a real burn.
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "burn/engine.h"
+#include "burn/plan.h"
+#include "burn/transport.h"
+#include "plan/route_model.h"
+
+namespace ibburn::plan {
+
+struct SimulatedBurn {
+  std::shared_ptr<const RouteModel> routes;
+  std::vector<topo::PortEnd> endpoints;          // index = rank
+  burn::Plan plan;
+  std::unordered_map<EdgeId, double> degrade;    // capacity fraction per cable direction
+};
+
+// What a rank bound to this HCA port reports: host and device from the node description
+// ("node7 mlx5_0" -> host node7, endpoint mlx5_0:1), GUID, LID, the link's rate.
+burn::EndpointInfo simulated_endpoint(const topo::Fabric& fabric, const CableIndex& cables, topo::PortEnd port);
+
+// Exit code as for a real burn: 0 all passed, 1 findings, 130 interrupted.
+int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& options);
+
+}  // namespace ibburn::plan
