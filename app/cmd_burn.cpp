@@ -99,7 +99,9 @@ Registrar reg([](CLI::App& root) {
   auto degrade = std::make_shared<std::vector<std::string>>();
   auto probes = std::make_shared<int>(6);
   add_route_options(*cmd, *routes);
-  cmd->add_option("--endpoints", *endpoints, "sim: rank -> HCA port GUID file (default: every HCA port)");
+  cmd->add_option("--endpoints", *endpoints,
+                  "rank -> HCA port GUID file: sim's ranks (default: every HCA port); with --fabric, the ports "
+                  "of ranks whose transport reports none (TCP over IPoIB)");
   cmd->add_option("--degrade", *degrade, "sim: NODE[PORT]=FRACTION cable capacity");
   cmd->add_option("--probes", *probes, "with --fabric: at most this many probe stages to localise a slow cable")
       ->capture_default_str()
@@ -119,15 +121,25 @@ Registrar reg([](CLI::App& root) {
     const bool sim = o->transport == "sim";
     std::shared_ptr<const plan::RouteModel> model;
     if (sim) model = plan::load_route_model(*routes);
-    if (sim || cmd->count("--fabric")) {
-      // A real burn reads the fabric on rank 0 only, when it starts.
-      o->explainer = [model, routes, n = *probes]() -> std::shared_ptr<burn::Explainer> {
-        return std::make_shared<plan::RouteExplainer>(model ? model : plan::load_route_model(*routes), n);
+    if (sim) {
+      o->explainer = [model, n = *probes]() -> std::shared_ptr<burn::Explainer> {
+        return std::make_shared<plan::RouteExplainer>(model, n);
+      };
+      return set_exit_code(run_simulated(*o, model, *endpoints, *degrade));
+    }
+    if (!degrade->empty()) throw Error(kExitInput, "--degrade is for --transport sim");
+    if (!endpoints->empty() && !cmd->count("--fabric")) throw Error(kExitInput, "--endpoints needs --fabric");
+    if (cmd->count("--fabric")) {
+      // Read on rank 0 only, when the run starts.
+      o->explainer = [routes, file = *endpoints, n = *probes]() -> std::shared_ptr<burn::Explainer> {
+        std::shared_ptr<const plan::RouteModel> m = plan::load_route_model(*routes);
+        std::vector<uint64_t> guids;
+        if (!file.empty())
+          for (const auto& p : plan::parse_endpoints(read_file(file), file, m->fabric))
+            guids.push_back(m->fabric.port(p).guid);
+        return std::make_shared<plan::RouteExplainer>(m, n, std::move(guids));
       };
     }
-    if (sim) return set_exit_code(run_simulated(*o, model, *endpoints, *degrade));
-    if (!degrade->empty() || !endpoints->empty())
-      throw Error(kExitInput, "--degrade and --endpoints are for --transport sim");
     set_exit_code(burn::run_burn(*o));
   });
 });

@@ -104,8 +104,17 @@ nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& ca
   return arr;
 }
 
-RouteExplainer::RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes)
-    : routes_(std::move(routes)), max_probes_(max_probes) {}
+RouteExplainer::RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes,
+                               std::vector<uint64_t> port_guids)
+    : routes_(std::move(routes)), max_probes_(max_probes), port_guids_(std::move(port_guids)) {}
+
+BurnOutcome RouteExplainer::outcome(const burn::Summary& summary,
+                                    const std::vector<burn::EndpointInfo>& endpoints) const {
+  BurnOutcome o = burn_outcome(endpoints, summary.json);
+  for (size_t r = 0; r < o.port_guid_by_rank.size() && r < port_guids_.size(); ++r)
+    if (!o.port_guid_by_rank[r]) o.port_guid_by_rank[r] = port_guids_[r];
+  return o;
+}
 
 namespace {
 
@@ -135,7 +144,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
   std::vector<std::string> notes;
   const topo::Fabric& fabric = routes_->fabric;
   const CableIndex& cables = *routes_->cables;
-  auto routed = route_burn(fabric, *routes_->router, burn_outcome(endpoints, summary.json), notes);
+  auto routed = route_burn(fabric, *routes_->router, outcome(summary, endpoints), notes);
   std::vector<ObservedFlow> observed;
   for (const auto& r : routed) observed.push_back(r.observed);
   auto found = localize(observed, cables.size());
@@ -180,7 +189,8 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
   if (extra_run >= max_probes_) return std::nullopt;
   const topo::Fabric& fabric = routes_->fabric;
   std::vector<std::string> notes;
-  auto found = localize_burn(fabric, *routes_->cables, *routes_->router, burn_outcome(endpoints, summary.json), notes);
+  const BurnOutcome now = outcome(summary, endpoints);
+  auto found = localize_burn(fabric, *routes_->cables, *routes_->router, now, notes);
   if (found.empty() || !ambiguous(found)) return std::nullopt;
   if (!shifts_) {
     // Each rank's port in the fabric (invalid when its GUID is not there); shifts over those
@@ -193,7 +203,7 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
     std::vector<int> rank_of;
     ports_.assign(endpoints.size(), topo::PortEnd{});
     for (int r = 0; r < static_cast<int>(endpoints.size()); ++r)
-      if (auto it = by_guid.find(endpoints[r].port_guid); it != by_guid.end()) {
+      if (auto it = by_guid.find(now.port_guid_by_rank[r]); it != by_guid.end()) {
         ports_[r] = it->second;
         known.push_back(it->second);
         rank_of.push_back(r);

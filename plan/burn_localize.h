@@ -58,15 +58,19 @@ nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& ca
 // `max_probes`, while any suspect is ambiguous.
 class RouteExplainer : public burn::Explainer {
  public:
-  RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes);
+  // `port_guids`: rank -> HCA port GUID for ranks whose transport reports none (TCP over
+  // IPoIB); empty = what each rank reported.
+  RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes, std::vector<uint64_t> port_guids = {});
   void explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) override;
   std::optional<burn::Stage> follow_up(const burn::Summary& summary,
                                        const std::vector<burn::EndpointInfo>& endpoints,
                                        int extra_run) override;
 
  private:
+  BurnOutcome outcome(const burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) const;
   std::shared_ptr<const RouteModel> routes_;
   int max_probes_;
+  std::vector<uint64_t> port_guids_;
   std::vector<topo::PortEnd> ports_;      // by rank; made at the first follow-up
   std::unique_ptr<ProbeShifts> shifts_;
 };

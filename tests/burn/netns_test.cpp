@@ -5,9 +5,13 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "burn_run.h"
+#include "common/file_io.h"
+#include "plan/planner.h"
+#include "topo/fabric_io.h"
 
 using namespace burntest;
 using nlohmann::json;
@@ -73,4 +77,43 @@ TEST_F(BurnNetns, RateLimitedHostIsFlaggedSlowOthersPass) {
     EXPECT_EQ(f.at("verdict"), touches_1 ? "slow" : "pass") << f.dump();
   }
   EXPECT_TRUE(s.at("lost_ranks").empty());
+}
+
+TEST_F(BurnNetns, SummaryNamesTheSlowHostsCableAfterAProbeStage) {
+  // The four namespaces stand for host001..host004 of a 2-leaf tree (TCP over IPoIB, say):
+  // --endpoints gives each rank its HCA port. With `pairs`, host 1's one slow flow
+  // implicates its whole path, so rank 0 runs a probe stage, then names host002's cable.
+  ASSERT_EQ(sh(ibburn_path() + " wiring gen fat-tree --tiers 2 --radix 4 --hosts 4 --hcas-per-host 1 --rate 4xHDR -o " +
+               dir_ + "/tree"),
+            0);
+  auto fabric = ibburn::topo::load_fabric_file(dir_ + "/tree.net");
+  std::string endpoints;
+  int rank = 0;
+  for (auto p : ibburn::plan::all_hca_ports(fabric)) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%d 0x%016llx\n", rank++, static_cast<unsigned long long>(fabric.port(p).guid));
+    endpoints += line;
+  }
+  ibburn::write_file_atomic(dir_ + "/endpoints", endpoints);
+  std::string args = "--pattern pairs --duration 2s --streams 2 --expect-gbps 0.2 --quiet --netns " + ns("0") + "," +
+                     ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) + "," + addr(2) +
+                     "," + addr(3) + " --fabric " + dir_ + "/tree.net --routing adaptive --endpoints " + dir_ +
+                     "/endpoints";
+  int rc = run_burn(4, args, dir_);
+  std::string log = read_text(dir_ + "/mpirun.log");
+  EXPECT_EQ(rc, 1) << log;
+  std::vector<std::string> stage_names;
+  for (auto& l : read_jsonl(dir_ + "/results.jsonl"))
+    if (l.at("type") == "stage") stage_names.push_back(l.at("name"));
+  ASSERT_GE(stage_names.size(), 2u) << log;
+  EXPECT_EQ(stage_names[1].rfind("probe", 0), 0u) << stage_names[1];
+  json s = read_json(dir_ + "/summary.json");
+  ASSERT_EQ(s.at("suspects").size(), 2u) << s.at("suspects").dump(1);  // host002's cable, both ways
+  for (const auto& x : s.at("suspects")) {
+    EXPECT_GE(x.at("confidence").get<double>(), 0.75) << x.dump();
+    const std::string ends = x.at("from").get<std::string>() + " " + x.at("to").get<std::string>();
+    EXPECT_NE(ends.find("host002 mlx5_0[1]"), std::string::npos) << ends;
+    EXPECT_NE(ends.find("leaf01[2]"), std::string::npos) << ends;
+  }
+  EXPECT_NE(log.find("suspect_cable"), std::string::npos) << log;
 }
