@@ -42,6 +42,17 @@ std::map<std::string, CableVerdict> port_verdicts(const RunData& run) {
   if (run.topo) mark(*run.topo);
   mark(counters_findings(run));
   if (run.burn)
+    // Cables the burn's localisation named with confidence ("node[port]" at both ends).
+    for (const auto& x : run.burn->value("suspects", nlohmann::json::array())) {
+      if (x.value("confidence", 0.0) < 0.75) continue;
+      for (const char* end : {"from", "to"}) {
+        const std::string name = x.value(end, "");
+        const auto open = name.rfind('[');
+        if (open == std::string::npos || name.back() != ']') continue;
+        worsen(out[port_key(name.substr(0, open), std::atoi(name.c_str() + open + 1))], CableVerdict::Slow);
+      }
+    }
+  if (run.burn)
     for (const auto& e : run.burn->value("endpoints", nlohmann::json::array())) {
       const std::string v = e.value("verdict", ""), ep = e.value("endpoint", "");
       const auto colon = ep.find(':');

@@ -87,6 +87,19 @@ std::vector<Observation> observations(const RunData& run) {
       out.push_back(o);
       o.subject_kind = "hca", o.subject = o.subject + " " + ep, out.push_back(o);
     }
+    // Cables the burn's localisation named with confidence.
+    auto port_ref = [](const std::string& name) {
+      const auto open = name.rfind('[');
+      return open == std::string::npos ? PortRef{name, 0} : PortRef{name.substr(0, open), std::atoi(name.c_str() + open + 1)};
+    };
+    for (const auto& x : run.burn->value("suspects", nlohmann::json::array()))
+      if (x.value("confidence", 0.0) >= 0.75)
+        out.push_back({"cable", cable_name(port_ref(x.value("from", "")), port_ref(x.value("to", ""))), "burn",
+                       "suspect_cable", "error", x.value("cable", "")});
+    for (const auto& h : run.burn->value("host_checks", nlohmann::json::array()))
+      for (const auto& f : h.value("findings", nlohmann::json::array()))
+        out.push_back({"host", h.value("host", ""), "host", f.value("kind", ""), f.value("severity", ""),
+                       f.value("message", "")});
   }
   if (run.topo)
     for (const auto& f : *run.topo) finding_obs(out, "topo", f);

@@ -52,6 +52,36 @@ std::string findings_table(const std::string& title, const std::vector<Finding>&
   return out + "</table>";
 }
 
+// The cables the burn's localisation named, with their evidence.
+std::string suspects_table(const nlohmann::json& burn) {
+  const auto suspects = burn.value("suspects", nlohmann::json::array());
+  if (suspects.empty()) return "";
+  std::string out = fmt::format("<h2>Suspect cables ({})</h2><table><tr><th>cable</th><th>confidence</th>"
+                                "<th>slow flows</th><th>healthy flows</th><th>same evidence fits</th></tr>",
+                                suspects.size());
+  for (const auto& x : suspects) {
+    std::string tied;
+    for (const auto& t : x.value("tied_with", nlohmann::json::array()))
+      tied += (tied.empty() ? "" : ", ") + t.get<std::string>();
+    out += fmt::format("<tr><td>{}</td><td>{:.0f}%</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                       html_escape(x.value("cable", "")), 100 * x.value("confidence", 0.0), x.value("slow_flows", 0),
+                       x.value("healthy_flows", 0), html_escape(tied));
+  }
+  return out + "</table>";
+}
+
+// The burn's host preflight (summary.json "host_checks").
+std::vector<std::pair<std::string, std::vector<Finding>>> burn_host_checks(const nlohmann::json& burn) {
+  std::vector<std::pair<std::string, std::vector<Finding>>> out;
+  for (const auto& h : burn.value("host_checks", nlohmann::json::array())) {
+    std::vector<Finding> fs;
+    for (const auto& f : h.value("findings", nlohmann::json::array())) fs.push_back(finding_from_json(f));
+    const bool refused = h.value("refused", false);
+    out.emplace_back(h.value("host", "") + (refused ? " (refused by the burn)" : ""), std::move(fs));
+  }
+  return out;
+}
+
 std::string map_svg(const FabricMap& m) {
   std::string out = fmt::format(R"(<svg id="map" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {:.0f} {:.0f}">)",
                                 m.width, m.height + 30);
@@ -160,12 +190,14 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
     out += "</div>" + map_svg(m) + "<div id=\"drill\">Click an HCA box under a leaf for its cables.</div>";
     out += "<script>var DRILL=" + drill_data(m) + ";</script>" + kDrillScript;
   }
-  if (run.burn) out += heat_map(*run.burn);
+  if (run.burn) out += suspects_table(*run.burn) + heat_map(*run.burn);
   if (run.counters) out += counter_table(*run.counters);
   out += "<h2>Findings</h2>";
   if (run.topo) out += findings_table("topo check", *run.topo);
   if (run.counters) out += findings_table("counters", cf);
   for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
+  if (run.burn)
+    for (const auto& [host, fs] : burn_host_checks(*run.burn)) out += findings_table("burn preflight, host " + host, fs);
   return out + "</body></html>\n";
 }
 

@@ -43,11 +43,16 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
                                   {"missing", Severity::Error, "", {{"leaf2", 6}, {"spine1", 4}}, {}}};
   run.counters = nlohmann::json::parse(R"({"ports":[],"findings":[{"kind":"errors","severity":"error","message":"",
       "ports":[{"node":"leaf1","port":2},{"node":"gpu002 mlx5_0","port":1}]}]})");
-  run.burn = nlohmann::json::parse(R"({"endpoints":[{"host":"gpu003","endpoint":"mlx5_0:1","verdict":"slow"}]})");
+  run.burn = nlohmann::json::parse(R"({"endpoints":[{"host":"gpu003","endpoint":"mlx5_0:1","verdict":"slow"}],
+      "suspects":[{"cable":"leaf1[6] -> spine1[2]","from":"leaf1[6]","to":"spine1[2]","confidence":1.0},
+                  {"cable":"leaf1[5] -> spine1[1]","from":"leaf1[5]","to":"spine1[1]","confidence":0.2}]})");
   const auto v = port_verdicts(run);
   EXPECT_EQ(v.at("leaf1[2]"), CableVerdict::Errors);
   EXPECT_EQ(v.at("gpu003 mlx5_0[1]"), CableVerdict::Slow);
   EXPECT_EQ(v.at("spine1[3]"), CableVerdict::Miswired);
+  EXPECT_EQ(v.at("leaf1[6]"), CableVerdict::Slow);  // the burn named it
+  EXPECT_EQ(v.at("spine1[2]"), CableVerdict::Slow);
+  EXPECT_FALSE(v.count("leaf1[5]"));  // 20%: a tie, not a verdict
 
   const auto m = layout_fabric(small_fabric(), v, missing_cables(run));
   ASSERT_NE(box(m, "spine1"), nullptr);
@@ -68,7 +73,7 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
 {
       ++bundles;
       EXPECT_EQ(e.cables, 2);
-      EXPECT_EQ(e.verdict, CableVerdict::Ok);
+      EXPECT_EQ(e.verdict, CableVerdict::Slow);  // one of the two is the suspect
     }
     if ((a == "leaf2" && b == "spine1") || (b == "leaf2" && a == "spine1"))
 {
@@ -94,4 +99,19 @@ TEST(ReportHtml, EscapesAndHasVerdictFirst) {
   EXPECT_EQ(html.find("http://") , html.find("http://www.w3.org/2000/svg"));  // nothing fetched
   EXPECT_NE(html.find(R"(class="verdict fail")"), std::string::npos);
   EXPECT_NE(html_report(RunData{}, nullptr, "t").find(R"(class="verdict pass")"), std::string::npos);
+}
+
+TEST(ReportHtml, BurnSuspectsAndPreflightAreShown) {
+  RunData run;
+  run.burn = nlohmann::json::parse(R"({"verdict":"fail","endpoints":[],
+      "suspects":[{"cable":"leaf1[6] -> spine1[2]","from":"leaf1[6]","to":"spine1[2]","confidence":1.0,
+                   "slow_flows":3,"healthy_flows":0,"tied_with":[]}],
+      "host_checks":[{"host":"gpu009","ok":false,"refused":true,"findings":[{"kind":"pcie_degraded",
+        "severity":"error","message":"mlx5_3 at x8","ports":[]}]}]})");
+  const std::string html = html_report(run, nullptr, "t");
+  EXPECT_NE(html.find("Suspect cables (1)"), std::string::npos);
+  EXPECT_NE(html.find("leaf1[6] -&gt; spine1[2]"), std::string::npos);
+  EXPECT_NE(html.find("100%"), std::string::npos);
+  EXPECT_NE(html.find("gpu009 (refused by the burn)"), std::string::npos);
+  EXPECT_NE(html.find("mlx5_3 at x8"), std::string::npos);
 }

@@ -61,6 +61,25 @@ TEST(ReportHistory, ObservationsNameHostsHcasAndCables) {
   EXPECT_TRUE(has("cable", "gpu001 mlx5_0[1] - leaf1[1]", ""));
 }
 
+TEST(ReportHistory, BurnSuspectsAndPreflightAreObservations) {
+  RunData run = run_with({}, false);
+  (*run.burn)["suspects"] = nlohmann::json::parse(R"([
+    {"cable":"leaf1[2] -> gpu002 mlx5_0[1]","from":"leaf1[2]","to":"gpu002 mlx5_0[1]","confidence":1.0},
+    {"cable":"leaf1[1] -> gpu001 mlx5_0[1]","from":"leaf1[1]","to":"gpu001 mlx5_0[1]","confidence":0.25}])");
+  (*run.burn)["host_checks"] = nlohmann::json::parse(R"([{"host":"gpu004","ok":false,"refused":true,
+    "findings":[{"kind":"pcie_degraded","severity":"error","message":"x8","ports":[]}]}])");
+  int suspect = 0, preflight = 0;
+  for (const auto& o : observations(run)) {
+    if (o.kind == "suspect_cable") {
+      ++suspect;
+      EXPECT_EQ(o.subject, "gpu002 mlx5_0[1] - leaf1[2]");  // the confident one only
+    }
+    preflight += o.subject_kind == "host" && o.subject == "gpu004" && o.kind == "pcie_degraded";
+  }
+  EXPECT_EQ(suspect, 1);
+  EXPECT_EQ(preflight, 1);
+}
+
 TEST(ReportHistory, RanksRepeatOffendersAndListsGolden) {
   const auto db = temp_db();
   {
