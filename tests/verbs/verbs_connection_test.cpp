@@ -5,6 +5,7 @@
 
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
+#include "cuda/gpu_memory.h"
 #include "tests/verbs/soft_hca.h"
 #include "tests/verbs/transport_suite.h"
 
@@ -284,6 +285,26 @@ TEST(VerbsTransport, EveryVerbsObjectIsReleased) {
   p->ta.reset();
   p->tb.reset();
   EXPECT_EQ(p->hca.live_objects(), 0);
+}
+
+TEST(VerbsTransport, PairedGpuIsTheDefaultOnlyWhenCudaSeesIt) {
+  // The host check paired soft1 with a GPU at 0000:1a:00.0. Without a GPU (or CUDA) here the
+  // rank says so and sends from host memory; with CUDA and that GPU it would send from it.
+  SoftHca hca;
+  hca.add_device("soft0", SoftPort{.lid = 1});
+  hca.add_device("soft1", SoftPort{.lid = 2});
+  TransportOptions o;
+  o.bind = "soft1:1";
+  o.gpu_by_hca = {{"soft1", "0000:1a:00.0"}};
+  if (ibburn::cuda::device_at_pci_address("0000:1a:00.0") >= 0) GTEST_SKIP() << "a GPU sits at that address here";
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().gpu, -1);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("soft1: its GPU 0000:1a:00.0 is not visible to CUDA"),
+            std::string::npos);
+  o.bind = "soft0:1";  // no pairing for soft0: host memory, silently
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().gpu, -1);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
 }
 
 }  // namespace
