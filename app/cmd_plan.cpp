@@ -112,7 +112,8 @@ Registrar reg([](CLI::App& root) {
   CLI::App* cmd = root.add_subcommand(
       "plan", "Plan burn stages that load every cable near line rate; prove and simulate them");
   add_route_options(*cmd, args->routes);
-  cmd->add_option("--endpoints", args->endpoints, "rank -> HCA port GUID file (default: every HCA port)");
+  cmd->add_option("--endpoints", args->endpoints,
+                  "rank -> HCA port GUID file, or a burn's results.jsonl (default: every HCA port)");
   cmd->add_option("-o,--out", args->out, "plan JSON for `ibburn burn --plan`");
   cmd->add_option("--proof", args->proof, "coverage proof JSON (per cable direction: stage, load)");
   cmd->add_option("--cover", args->cover, "load a cable must reach to count as burned")->check(CLI::Range(0.1, 1.0));

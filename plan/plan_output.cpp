@@ -16,6 +16,26 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
       for (const auto& p : fabric.node(n).ports)
         if (p.number > 0 && p.guid) by_port_guid.emplace(p.guid, topo::PortEnd{n, p.number});
   std::vector<topo::PortEnd> out;
+  if (auto first = text.find_first_not_of(" \t\r\n"); first != std::string::npos && text[first] == '{') {
+    // A burn's results.jsonl: rank = index in the run header's endpoints.
+    nlohmann::json run;
+    try {
+      run = nlohmann::json::parse(text.substr(0, text.find('\n', first)));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(origin, 1, std::string("not a burn's results.jsonl: ") + e.what());
+    }
+    if (run.value("type", "") != "run" || !run.contains("endpoints"))
+      throw InputError(origin, 1, "not a burn's results.jsonl (its first line is the run header)");
+    std::string lines;
+    int rank = 0;
+    for (const auto& e : run.at("endpoints")) {
+      if (!e.contains("port_guid"))
+        throw InputError(origin, 1, "rank " + std::to_string(rank) + " (" + e.value("host", "?") + " " +
+                                        e.value("endpoint", "?") + ") has no port GUID: give an endpoints file");
+      lines += std::to_string(rank++) + " " + e.at("port_guid").get<std::string>() + "\n";
+    }
+    return parse_endpoints(lines, origin, fabric);
+  }
   std::vector<char> seen;
   std::istringstream in(text);
   std::string line;

@@ -13,7 +13,8 @@
 namespace ibburn::plan {
 
 // Endpoints file: one endpoint per line, `RANK PORT_GUID` or just `PORT_GUID` (rank = order
-// of appearance); '#' comments. Every GUID must be a cabled CA port of the fabric.
+// of appearance); '#' comments. Or a burn's results.jsonl: the ranks' ports as that burn
+// learnt them (its first line). Every GUID must be a cabled CA port of the fabric.
 std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::string& origin,
                                            const topo::Fabric& fabric);
 
