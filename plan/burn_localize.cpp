@@ -165,6 +165,10 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     for (size_t i = 0; i < s.tied.size() && i < 3; ++i)
       f.message += (i == 0 ? "; the same evidence fits " : ", ") + cables.describe(fabric, s.tied[i]);
     if (s.tied.size() > 3) f.message += fmt::format(" and {} more", s.tied.size() - 3);
+    // Traffic cannot tell a host link from the HCA (or the host's PCIe path) behind it.
+    for (topo::PortEnd end : {e.from, e.to})
+      if (fabric.node(end.node).is_ca())
+        f.message += "; or the HCA " + fabric.node(end.node).name + " itself (see the host check)";
     f.ports = {{fabric.node(e.from.node).name, e.from.port}, {fabric.node(e.to.node).name, e.to.port}};
     f.details = summary.json["suspects"][&s - found.data()];
     summary.findings.push_back(std::move(f));
