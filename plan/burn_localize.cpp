@@ -15,6 +15,17 @@
 #include "common/file_io.h"
 
 namespace ibburn::plan {
+namespace {
+
+std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric) {
+  std::unordered_map<uint64_t, topo::PortEnd> out;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n)
+    for (const auto& p : fabric.node(n).ports)
+      if (p.guid && p.number > 0) out.emplace(p.guid, topo::PortEnd{n, p.number});
+  return out;
+}
+
+}  // namespace
 
 BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const nlohmann::json& summary) {
   BurnOutcome out;
@@ -48,10 +59,7 @@ BurnOutcome load_burn_outcome(const std::string& dir) {
 
 std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
                                         std::vector<std::string>& notes) {
-  std::unordered_map<uint64_t, topo::PortEnd> by_guid;
-  for (topo::NodeId n = 0; n < fabric.size(); ++n)
-    for (const auto& p : fabric.node(n).ports)
-      if (p.guid && p.number > 0) by_guid.emplace(p.guid, topo::PortEnd{n, p.number});
+  const auto by_guid = ports_by_guid(fabric);
   auto endpoint = [&](int rank) -> const topo::PortEnd* {
     if (rank < 0 || static_cast<size_t>(rank) >= outcome.port_guid_by_rank.size()) return nullptr;
     auto it = by_guid.find(outcome.port_guid_by_rank[rank]);
@@ -199,10 +207,7 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
   if (!shifts_) {
     // Each rank's port in the fabric (invalid when its GUID is not there); shifts over those
     // ranks in switch order.
-    std::unordered_map<uint64_t, topo::PortEnd> by_guid;
-    for (topo::NodeId n = 0; n < fabric.size(); ++n)
-      for (const auto& p : fabric.node(n).ports)
-        if (p.guid && p.number > 0) by_guid.emplace(p.guid, topo::PortEnd{n, p.number});
+    const auto by_guid = ports_by_guid(fabric);
     std::vector<topo::PortEnd> known;
     std::vector<int> rank_of;
     ports_.assign(endpoints.size(), topo::PortEnd{});
