@@ -90,7 +90,7 @@ Registrar reg([](CLI::App& root) {
   auto no_host_check = std::make_shared<bool>(false);
   cmd->add_flag("--no-host-check", *no_host_check, "skip the host preflight (`ibburn host check`) before stage 1");
   cmd->add_flag("--force", o->force, "run the ranks of hosts that fail the preflight (its errors become warnings)");
-  cmd->add_option("--host-sysfs-root", o->host_sysfs_root, "preflight: directory standing in for /sys")
+  cmd->add_option("--host-sysfs-root", o->host_sysfs_root, "preflight: directory standing in for /sys ({host}: this host's name)")
       ->capture_default_str();
   cmd->add_option("--host-expect", o->host_expect, "preflight: expectations file (docs/host.md)");
   cmd->add_flag("--host-memory", o->host_memory, "verbs: send from host memory, not each HCA's paired GPU");

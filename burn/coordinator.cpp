@@ -194,7 +194,7 @@ class Coordinator {
     in.complete = complete;
     in.interrupted = interrupted();
     in.stages = stages_;
-    if (current_) in.stages.push_back(merge_stage(stage_index_, *current_, live_reports(), lost_, true));
+    if (current_) in.stages.push_back(merge_stage(stage_index_, *current_, live_reports(), lost_, true, refused_));
     in.endpoints = eps_;
     in.lost = lost_;
     in.options = {o_.threshold, o_.expect_gbps};
@@ -369,7 +369,7 @@ class Coordinator {
     // Ranks lost during this stage keep the samples they sent before they went.
     for (const auto& r : live_reports())
       if (lost_.count(r.rank) && !reports.count(r.rank)) rr.push_back(r);
-    return merge_stage(stage_index_, st, rr, lost_, partial_ || interrupted());
+    return merge_stage(stage_index_, st, rr, lost_, partial_ || interrupted(), refused_);
   }
 
   // A flow that never started: its receiving ends report the reason.

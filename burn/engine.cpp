@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <random>
@@ -62,12 +63,24 @@ std::string broadcast(MPI_Comm comm, const std::string& text, int rank, SteadyTi
   return out;
 }
 
-// The ranks on this host.
-MPI_Comm host_comm(int rank) {
-  MPI_Comm local;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) != MPI_SUCCESS)
+// The ranks on this host: those sharing memory, and among them those with the same host name
+// (rank 0 groups ranks by name, so the two must agree; they differ only where ranks run in
+// their own UTS namespaces, as hosts of a test do).
+MPI_Comm host_comm(int rank, const std::string& host) {
+  MPI_Comm node, local;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS)
     throw EnvironmentError("MPI could not tell the ranks on this host apart");
+  const int colour = static_cast<int>(std::hash<std::string>{}(host) & 0x7fffffff);
+  const int rc = MPI_Comm_split(node, colour, rank, &local);
+  MPI_Comm_free(&node);
+  if (rc != MPI_SUCCESS) throw EnvironmentError("MPI could not group the ranks of this host");
   return local;
+}
+
+std::string hostname() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return host;
 }
 
 // The host preflight, as one JSON object for the ranks of this host and for rank 0.
@@ -75,6 +88,7 @@ json host_check_json(const BurnOptions& o) {
   try {
     host::CheckOptions co;
     co.sysfs_root = o.host_sysfs_root;
+    if (auto at = co.sysfs_root.find("{host}"); at != std::string::npos) co.sysfs_root.replace(at, 6, hostname());
     if (!o.host_expect.empty()) co.expect_file = o.host_expect;
     host::HostReport r = host::check_host(co);
     json j = host::to_json(r);
@@ -101,12 +115,6 @@ void enter_netns(const std::string& name) {
   int err = errno;
   ::close(fd);
   if (rc != 0) throw EnvironmentError("cannot enter network namespace " + name + ": " + errno_text(err));
-}
-
-std::string hostname() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
 }
 
 std::atomic<int> g_exit_code{0};
@@ -143,10 +151,10 @@ int run_burn(const BurnOptions& o) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   install_interrupt_handlers();
   const auto startup_deadline = Clock::now() + o.timeout * 2;
-  MPI_Comm local = host_comm(rank);
+  const std::string host = hostname();
+  MPI_Comm local = host_comm(rank, host);
   int local_rank = 0;
   MPI_Comm_rank(local, &local_rank);
-  const std::string host = hostname();
   // One rank per host checks it; the others take the GPU pairing from its answer.
   json host_check;
   if (o.host_check) {

@@ -13,6 +13,7 @@ const char* to_string(DirectionStatus s) {
     case DirectionStatus::kOk: return "ok";
     case DirectionStatus::kFailed: return "failed";
     case DirectionStatus::kInterrupted: return "interrupted";
+    case DirectionStatus::kSkipped: return "skipped";
   }
   return "?";
 }
@@ -35,10 +36,17 @@ const SideReport* find_side(const std::vector<RankReport>& reports, int rank, st
 
 DirectionResult merge_direction(std::uint32_t flow, int from, int to,
                                 const std::vector<RankReport>& reports, const LostRanks& lost,
-                                bool partial) {
+                                bool partial, const std::set<int>& refused) {
   DirectionResult d;
   d.from = from;
   d.to = to;
+  for (int rank : {to, from})
+    if (refused.count(rank)) {
+      d.status = DirectionStatus::kSkipped;
+      auto it = lost.find(rank);
+      d.reason = "not run: " + (it != lost.end() ? it->second : "rank " + std::to_string(rank) + " refused");
+      return d;
+    }
   const SideReport* rx = find_side(reports, to, flow, from, true);
   const SideReport* tx = find_side(reports, from, flow, from, false);
   const SideReport* basis = rx ? rx : tx;
@@ -75,7 +83,7 @@ DirectionResult merge_direction(std::uint32_t flow, int from, int to,
 }  // namespace
 
 StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports,
-                        const LostRanks& lost, bool partial) {
+                        const LostRanks& lost, bool partial, const std::set<int>& refused) {
   StageResult out;
   out.index = index;
   out.name = stage.name;
@@ -83,8 +91,8 @@ StageResult merge_stage(int index, const Stage& stage, const std::vector<RankRep
   for (std::uint32_t id = 0; id < stage.flows.size(); ++id) {
     const Flow& f = stage.flows[id];
     FlowResult fr{id, f, {}};
-    fr.directions.push_back(merge_direction(id, f.src, f.dst, reports, lost, partial));
-    if (f.bidirectional) fr.directions.push_back(merge_direction(id, f.dst, f.src, reports, lost, partial));
+    fr.directions.push_back(merge_direction(id, f.src, f.dst, reports, lost, partial, refused));
+    if (f.bidirectional) fr.directions.push_back(merge_direction(id, f.dst, f.src, reports, lost, partial, refused));
     out.flows.push_back(std::move(fr));
   }
   return out;
@@ -136,8 +144,10 @@ StageResult stage_result_from_json(const nlohmann::json& j) {
       d.errors = jd.value("errors", std::uint64_t{0});
       d.mismatches = jd.value("mismatches", std::uint64_t{0});
       std::string st = jd.value("status", "ok");
-      d.status = st == "failed" ? DirectionStatus::kFailed
-                 : st == "interrupted" ? DirectionStatus::kInterrupted : DirectionStatus::kOk;
+      d.status = st == "failed"        ? DirectionStatus::kFailed
+                 : st == "interrupted" ? DirectionStatus::kInterrupted
+                 : st == "skipped"     ? DirectionStatus::kSkipped
+                                       : DirectionStatus::kOk;
       d.reason = jd.value("reason", "");
       f.directions.push_back(std::move(d));
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,8 @@ struct RankReport {
   std::vector<SideReport> sides;
 };
 
-enum class DirectionStatus { kOk, kFailed, kInterrupted };
+// kSkipped: not run, because a rank was refused before stage 1 (its host failed the preflight).
+enum class DirectionStatus { kOk, kFailed, kInterrupted, kSkipped };
 const char* to_string(DirectionStatus s);
 
 struct DirectionResult {
@@ -70,8 +72,9 @@ using LostRanks = std::map<int, std::string>;
 // Builds a stage's results from the ranks' reports. A direction with no report from either
 // end, or whose rank is lost, fails with the lost rank's reason; a failure either end saw
 // fails it too (the receiver's reason first). Rates come from the receiver's count.
+// Directions of `refused` ranks (also in `lost`) are skipped rather than failed.
 StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports,
-                        const LostRanks& lost, bool partial);
+                        const LostRanks& lost, bool partial, const std::set<int>& refused = {});
 
 nlohmann::json to_json(const DirectionResult& d);
 nlohmann::json to_json(const StageResult& s);

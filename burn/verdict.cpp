@@ -54,6 +54,9 @@ std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
       } else if (d.status == DirectionStatus::kInterrupted) {
         v.verdict = Verdict::kInterrupted;
         v.reason = d.reason;
+      } else if (d.status == DirectionStatus::kSkipped) {
+        v.verdict = Verdict::kUnjudged;
+        v.reason = d.reason;
       } else if (v.expected_gbps <= 0) {
         v.verdict = Verdict::kUnjudged;
         v.reason = "no expected rate (give --expect-gbps)";

@@ -3,6 +3,9 @@
 // sysfs tree of an 8-GPU / 8-HCA server (tests/host/sysfs_fixture.h) standing in for /sys.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "burn_run.h"
 #include "tests/host/sysfs_fixture.h"
 
@@ -90,4 +93,39 @@ TEST_F(BurnPreflight, ForceRunsTheFailingHostWithWarnings) {
 TEST_F(BurnPreflight, NoHostCheckSkipsIt) {
   ASSERT_EQ(burn(hca_at_x8(), "--no-host-check"), 0) << log();
   EXPECT_TRUE(read_json(dir_ + "/summary.json").at("host_checks").empty());
+}
+
+TEST_F(BurnPreflight, OnlyTheFailingHostIsRefused) {
+  // Two "hosts" on this machine: ranks 0-1 named hosta, ranks 2-3 hostb, each in its own UTS
+  // namespace; hostb's /sys has an HCA at x8. One-to-one rounds: the round pairing 0 with 1
+  // runs on hosta, everything touching hostb is refused.
+  if (std::system("unshare --uts true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no UTS namespaces here";
+  fx::TempDir roots;
+  std::filesystem::create_directories(roots.path() + "/hosta");
+  std::filesystem::create_directories(roots.path() + "/hostb");
+  fx::write_sysfs(fx::dgx_h100(), roots.path() + "/hosta");
+  fx::write_sysfs(hca_at_x8(), roots.path() + "/hostb");
+  const std::string burn_cmd = ibburn_path() + " burn --out " + dir_ +
+                               " --pattern one-to-one --duration 1s --streams 1 --expect-gbps 0.01 --host-sysfs-root " +
+                               roots.path() + "/{host}";
+  auto l = start_mpirun(4, "h=host$(echo ab | cut -c$((OMPI_COMM_WORLD_RANK / 2 + 1))); exec unshare --uts sh -c \"hostname $h && exec " +
+                               burn_cmd + "\"",
+                        dir_);
+  ASSERT_EQ(wait_mpirun(l), 1) << log();
+  json s = read_json(dir_ + "/summary.json");
+  ASSERT_EQ(s.at("host_checks").size(), 2u) << s.dump(1);
+  for (const auto& h : s.at("host_checks")) EXPECT_EQ(h.at("refused"), h.at("host") == "hostb") << h.dump();
+  ASSERT_EQ(s.at("lost_ranks").size(), 2u) << s.dump(1);
+  for (const auto& r : s.at("lost_ranks")) {
+    EXPECT_EQ(r.at("host"), "hostb");
+    EXPECT_GE(r.at("rank").get<int>(), 2);
+  }
+  EXPECT_GT(measured_bytes(), 0);  // hosta's own round ran
+  int hosta_directions = 0;
+  for (const auto& f : s.at("flows")) {
+    if (f.at("from").get<int>() >= 2 || f.at("to").get<int>() >= 2) continue;
+    ++hosta_directions;
+    EXPECT_EQ(f.at("verdict"), "pass") << f.dump();
+  }
+  EXPECT_EQ(hosta_directions, 2);  // 0 -> 1 and 1 -> 0
 }

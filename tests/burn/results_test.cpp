@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "burn/results.h"
+#include "burn/verdict.h"
 
 using namespace ibburn::burn;
 
@@ -48,6 +49,24 @@ TEST(MergeStage, LostRankFailsItsFlowsOnlyAndKeepsTheRest) {
   EXPECT_EQ(r.flows[0].directions[0].bytes, 10u);  // what the sender counted survives
   EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::kOk);
   EXPECT_DOUBLE_EQ(r.flows[1].directions[0].gbps, 2.0);
+}
+
+TEST(MergeStage, RefusedRanksFlowsAreSkippedNotFailed) {
+  Stage st{"s", {{0, 1, true, 1}, {2, 3, false, 1}}};
+  std::vector<RankReport> reports{{2, {side(1, 2, 3, false, 10)}}, {3, {side(1, 2, 3, true, 500'000'000)}}};
+  LostRanks lost{{1, "rank 1 (hostb lo): refused: host check failed: mlx5_3 at x8"}};
+  StageResult r = merge_stage(1, st, reports, lost, false, {1});
+  for (const auto& d : r.flows[0].directions) {
+    EXPECT_EQ(d.status, DirectionStatus::kSkipped);
+    EXPECT_EQ(d.reason, "not run: rank 1 (hostb lo): refused: host check failed: mlx5_3 at x8");
+  }
+  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::kOk);
+  // Skipped directions are not judged, and survive the round trip through results.jsonl.
+  auto back = stage_result_from_json(to_json(r));
+  EXPECT_EQ(back.flows[0].directions[1].status, DirectionStatus::kSkipped);
+  auto v = judge_stage(back, {}, {0.9, 1.0});
+  EXPECT_EQ(v[0].verdict, Verdict::kUnjudged);
+  EXPECT_EQ(v[2].verdict, Verdict::kPass);
 }
 
 TEST(MergeStage, EitherEndsFailureFailsTheDirectionReceiverFirst) {
