@@ -119,9 +119,8 @@ Registrar reg([](CLI::App& root) {
     }
     o->host_check = !*no_host_check;
     const bool sim = o->transport == "sim";
-    std::shared_ptr<const plan::RouteModel> model;
-    if (sim) model = plan::load_route_model(*routes);
     if (sim) {
+      std::shared_ptr<const plan::RouteModel> model = plan::load_route_model(*routes);
       o->explainer = [model, n = *probes]() -> std::shared_ptr<burn::Explainer> {
         return std::make_shared<plan::RouteExplainer>(model, n);
       };

@@ -52,15 +52,13 @@ class Coordinator {
       return kExitEnvironment;
     }
 
-    for (std::size_t i = 0; i < plan_.stages.size() && !interrupted(); ++i) run_and_record(i);
-    // Follow-up stages (localisation probes) while the explainer asks for them.
-    for (int extra = 0; explainer_ && !interrupted(); ++extra) {
-      auto next = explainer_->follow_up(write_summary(false), eps_, extra);
-      if (!next) break;
-      std::cerr << fmt::format("burn: follow-up stage \"{}\" ({} flows)\n", next->name, next->flows.size());
-      plan_.stages.push_back(std::move(*next));
-      run_and_record(plan_.stages.size() - 1);
-    }
+    const std::size_t planned = plan_.stages.size();
+    run_stages(plan_, explainer_.get(), eps_, [&](std::size_t i) {
+      if (i >= planned)  // a follow-up (localisation probe) the explainer asked for
+        std::cerr << fmt::format("burn: follow-up stage \"{}\" ({} flows)\n", plan_.stages[i].name,
+                                 plan_.stages[i].flows.size());
+      return run_and_record(i);
+    });
     const bool was_interrupted = interrupted();
     Summary s = write_summary(!was_interrupted);
     for (int r = 0; r < n_; ++r)
@@ -79,12 +77,12 @@ class Coordinator {
     return fmt::format("rank {} ({} {})", rank, e.host, e.endpoint);
   }
 
-  void run_and_record(std::size_t i) {
+  Summary run_and_record(std::size_t i) {
     StageResult r = run_stage(static_cast<int>(i));
     stages_.push_back(r);
     current_ = nullptr;
     append_line_durable(results_path_, to_json(r).dump());
-    write_summary(false);
+    return write_summary(false);
   }
 
   void accept_hellos() {

@@ -25,6 +25,26 @@ std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fa
   return out;
 }
 
+// Ranks whose every bad direction crosses one of `culprits`: their "suspect" verdict is the
+// cable's doing.
+std::map<int, std::set<EdgeId>> explained_ranks(const std::vector<RoutedDirection>& routed,
+                                                const std::set<EdgeId>& culprits) {
+  std::map<int, std::set<EdgeId>> by;
+  std::set<int> unexplained;
+  for (const auto& r : routed) {
+    if (!r.observed.slow) continue;
+    std::set<EdgeId> hit;
+    for (auto [e, share] : r.observed.path)
+      if (culprits.count(e)) hit.insert(e);
+    for (int rank : {r.from, r.to}) {
+      if (hit.empty()) unexplained.insert(rank);
+      else by[rank].insert(hit.begin(), hit.end());
+    }
+  }
+  for (int rank : unexplained) by.erase(rank);
+  return by;
+}
+
 }  // namespace
 
 BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const nlohmann::json& summary) {
@@ -123,30 +143,6 @@ BurnOutcome RouteExplainer::outcome(const burn::Summary& summary,
     if (!o.port_guid_by_rank[r]) o.port_guid_by_rank[r] = port_guids_[r];
   return o;
 }
-
-namespace {
-
-// Ranks whose every bad direction crosses one of `culprits`: their "suspect" verdict is the
-// cable's doing.
-std::map<int, std::set<EdgeId>> explained_ranks(const std::vector<RoutedDirection>& routed,
-                                                const std::set<EdgeId>& culprits) {
-  std::map<int, std::set<EdgeId>> by;
-  std::set<int> unexplained;
-  for (const auto& r : routed) {
-    if (!r.observed.slow) continue;
-    std::set<EdgeId> hit;
-    for (auto [e, share] : r.observed.path)
-      if (culprits.count(e)) hit.insert(e);
-    for (int rank : {r.from, r.to}) {
-      if (hit.empty()) unexplained.insert(rank);
-      else by[rank].insert(hit.begin(), hit.end());
-    }
-  }
-  for (int rank : unexplained) by.erase(rank);
-  return by;
-}
-
-}  // namespace
 
 void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) {
   std::vector<std::string> notes;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "burn/explainer.h"
 #include "burn/results.h"
 #include "burn/verdict.h"
 #include "common/exit_codes.h"
@@ -118,13 +119,7 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
                                s.json["counts"].value("slow", 0) + s.json["counts"].value("failed", 0));
     return s;
   };
-  for (size_t i = 0; i < plan.stages.size() && !interrupted(); ++i) run_stage(i);
-  for (int extra = 0; explainer && !interrupted(); ++extra) {
-    auto next = explainer->follow_up(summarize(false), eps, extra);
-    if (!next) break;
-    plan.stages.push_back(std::move(*next));
-    run_stage(plan.stages.size() - 1);
-  }
+  burn::run_stages(plan, explainer.get(), eps, run_stage);
   burn::Summary s = summarize(!interrupted());
   print_summary(std::cerr, "burn", s.findings);
   std::cerr << fmt::format("burn: {} stage(s) simulated for {} ranks, results in {}\n", stages.size(), eps.size(),
