@@ -9,7 +9,7 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "common/finding.h"
-#include "topo/check.h"
+#include "check/check.h"
 #include "topo/fabric_io.h"
 #include "topo/fabric_merge.h"
 #include "topo/ibnd_fabric.h"
@@ -72,9 +72,9 @@ void run_check(const CheckArgs& a) {
   topo::Fabric fabric = a.source.load();
   if (!a.source.node_name_map.empty()) topo::NodeNameMap::load(a.source.node_name_map).apply(fabric);
   if (!a.no_infer) tell_inferred(wiring::name_switches_from_plan(fabric, plan));
-  topo::CheckOptions options;
+  check::CheckOptions options;
   options.vantage_points = std::max<int>(1, static_cast<int>(a.source.fabrics.size()));
-  std::vector<Finding> findings = topo::check(fabric, plan, options);
+  std::vector<Finding> findings = check::check_wiring(fabric, plan, options);
   print_summary(std::cout, "topo check", findings, a.max_details);
   if (!a.json.empty()) write_file_atomic(a.json, findings_to_json(findings).dump(2) + "\n");
   set_exit_code(exit_code_for(findings));

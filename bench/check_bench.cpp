@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tests/check/fabric_builder.h"
-#include "topo/check.h"
+#include "check/check.h"
 #include "topo/fabric_io.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
@@ -70,14 +70,14 @@ int bench(const char* label, wiring::FatTreeSpec spec, double target_ms) {
   topo::Fabric named = fabric;
   wiring::node_name_map(design).apply(named);
   size_t findings = 0;
-  Times check = median_ms(5, [&] { findings = topo::check(named, design.wiring).size(); });
+  Times check = median_ms(5, [&] { findings = check::check_wiring(named, design.wiring).size(); });
   Times infer = median_ms(3, [&] {
     topo::Fabric f = fabric;
     wiring::name_switches_from_plan(f, design.wiring);
   });
   topo::Fabric inferred = fabric;
   wiring::name_switches_from_plan(inferred, design.wiring);
-  size_t findings_inferred = topo::check(inferred, design.wiring).size();
+  size_t findings_inferred = check::check_wiring(inferred, design.wiring).size();
   std::printf(
       "%s: %zu HCAs, %zu switches, %zu cables; load %.0f ms\n"
       "  check           %7.1f ms wall %7.1f ms CPU (target %.0f ms: CPU %.2fx of it)\n"
@@ -99,7 +99,7 @@ int bench_split(double target_ms) {
   for (auto& c : design.wiring.cables) c.rate = wiring::ibsim_rate(*c.rate);
   wiring::node_name_map(design).apply(fabric);
   std::vector<Finding> findings;
-  Times check = median_ms(5, [&] { findings = topo::check(fabric, design.wiring); });
+  Times check = median_ms(5, [&] { findings = check::check_wiring(fabric, design.wiring); });
   size_t splits = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.kind == "split"; });
   std::printf("field-notes split into 8 networks: check %.1f ms wall %.1f ms CPU (target %.0f ms), %zu findings, "
               "%zu split; peak RSS %ld MiB\n",

@@ -1,4 +1,5 @@
 #include "burn/tcp_transport.h"
+#include "common/payload_pattern.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -118,23 +118,9 @@ class Transport {
   virtual std::unique_ptr<Connection> create(const ConnectionSpec& spec) = 0;
 };
 
-// "tcp", or "verbs" when built with the verbs transport: burn/verbs/ defines the library
-// ibburn_burn_verbs, which gives ibburn_burn the compile definition IBBURN_HAVE_VERBS_TRANSPORT
-// and the header burn/verbs/verbs_transport_factory.h declaring
-//   namespace ibburn::burn::verbs {
-//   std::unique_ptr<Transport> make_verbs_transport(const TransportOptions& o); }
+// "tcp" or "verbs" (burn/verbs/, libibverbs loaded through rdma::VerbsApi).
 // Throws Error(kExitInput) for an unknown name, EnvironmentError when it cannot be used.
 std::unique_ptr<Transport> make_transport(const std::string& name, const TransportOptions& o);
 std::vector<std::string> transport_names();  // the names make_transport() accepts here
-
-// Payload pattern shared by every transport so verification means the same everywhere:
-// 64-bit word i of message `seq` of flow `flow_id` is pattern_word(flow_id, seq, i).
-// constexpr so CUDA kernels (cuda/, --expt-relaxed-constexpr) compute the very same words.
-constexpr std::uint64_t pattern_word(std::uint32_t flow_id, std::uint64_t seq, std::uint64_t i) {
-  std::uint64_t x = (std::uint64_t(flow_id) << 40) ^ (seq * 0x9E3779B97F4A7C15ull) ^ i;
-  x ^= x >> 31;
-  x *= 0xBF58476D1CE4E5B9ull;
-  return x ^ (x >> 29);
-}
 
 }  // namespace ibburn::burn

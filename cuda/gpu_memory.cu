@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "burn/transport.h"
+#include "common/payload_pattern.h"
 #include "common/error.h"
 #include "cuda/gpu_memory.h"
 
@@ -22,7 +22,7 @@ void check(cudaError_t rc, const std::string& what) {
 __global__ void fill_kernel(uint64_t* words, size_t n, uint32_t flow, uint64_t seq) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
        i += size_t(gridDim.x) * blockDim.x) {
-    words[i] = burn::pattern_word(flow, seq, i);
+    words[i] = pattern_word(flow, seq, i);
   }
 }
 
@@ -31,7 +31,7 @@ __global__ void mismatch_kernel(const uint64_t* words, size_t n, uint32_t flow, 
   unsigned long long local = 0;
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
        i += size_t(gridDim.x) * blockDim.x) {
-    local += words[i] != burn::pattern_word(flow, seq, i) ? 1 : 0;
+    local += words[i] != pattern_word(flow, seq, i) ? 1 : 0;
   }
   if (local != 0) atomicAdd(bad, local);
 }

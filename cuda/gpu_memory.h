@@ -30,7 +30,7 @@ class DeviceBuffer {
   size_t allocated() const { return allocated_; }  // rounded
   int gpu() const { return gpu_; }
 
-  // Words [offset, offset+bytes) := burn::pattern_word(flow, seq, i), i from 0 (a kernel).
+  // Words [offset, offset+bytes) := pattern_word(flow, seq, i), i from 0 (a kernel).
   void fill_pattern(size_t offset, size_t bytes, uint32_t flow, uint64_t seq);
   // Words of [offset, offset+bytes) differing from the pattern (a kernel and a reduction).
   uint64_t count_mismatches(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) const;

@@ -7,39 +7,18 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "rdma/gpudirect.h"
 
 namespace ibburn::cuda {
-
-DmabufSupport probe_dmabuf(const burn::verbs::VerbsApi& api, ibv_pd* pd) {
-  errno = 0;
-  ibv_mr* mr = api.reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
-  if (mr != nullptr) {  // no stack accepts fd -1; do not leak it if one does
-    api.dereg_mr(mr);
-    return DmabufSupport::Unknown;
-  }
-  if (errno == EBADF) return DmabufSupport::Supported;
-  if (errno == EOPNOTSUPP || errno == EPROTONOSUPPORT) return DmabufSupport::Unsupported;
-  return DmabufSupport::Unknown;
-}
-
-std::string find_peer_memory(const std::string& sysfs_root) {
-  for (const char* rel : {"/kernel/mm/memory_peers/nv_mem/version",
-                          "/kernel/mm/memory_peers/nv_mem_nc/version", "/module/nvidia_peermem/version"}) {
-    std::error_code ec;
-    if (std::filesystem::exists(sysfs_root + rel, ec)) return sysfs_root + rel;
-  }
-  return "";
-}
 
 const char* to_string(RegistrationPath p) {
   return p == RegistrationPath::DmaBuf ? "dma-buf" : "peer memory";
 }
 
-GpuRegistration register_gpu_memory(const burn::verbs::VerbsApi& api, ibv_pd* pd,
+GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd,
                                     const GpuRegistrationRequest& r) {
   std::string dmabuf_why;
-  const DmabufSupport support = probe_dmabuf(api, pd);
-  if (support == DmabufSupport::Unsupported) {
+  if (rdma::probe_dmabuf(api, pd, "the HCA").state == rdma::DmaBuf::Unsupported) {
     dmabuf_why = "the RDMA stack does not support ibv_reg_dmabuf_mr (kernel < 5.12, old rdma-core or HCA driver)";
   } else {
     try {
@@ -56,14 +35,14 @@ GpuRegistration register_gpu_memory(const burn::verbs::VerbsApi& api, ibv_pd* pd
     }
   }
   std::string peer_why;
-  const std::string marker = find_peer_memory(r.sysfs_root);
-  if (marker.empty()) {
+  const auto peers = rdma::peer_memory_modules(r.sysfs_root);
+  if (peers.empty()) {
     peer_why = "no peer-memory module (nvidia_peermem not loaded: no " + r.sysfs_root +
                "/module/nvidia_peermem/version or " + r.sysfs_root + "/kernel/mm/memory_peers/nv_mem*)";
   } else {
     errno = 0;
     ibv_mr* mr = api.reg_mr(pd, r.device_ptr, r.length, r.access);
-    if (mr != nullptr) return {mr, RegistrationPath::PeerMemory, "peer memory (" + marker + ")"};
+    if (mr != nullptr) return {mr, RegistrationPath::PeerMemory, "peer memory (" + peers.front().dir + "/version)"};
     peer_why = std::string("ibv_reg_mr on the device pointer failed: ") + std::strerror(errno);
   }
   throw EnvironmentError("GPU memory cannot be registered with the HCA (GPUDirect RDMA unavailable). "

@@ -8,18 +8,9 @@
 #include <functional>
 #include <string>
 
-#include "burn/verbs/verbs_api.h"
+#include "rdma/verbs_api.h"
 
 namespace ibburn::cuda {
-
-enum class DmabufSupport { Supported, Unsupported, Unknown };
-// ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0): EBADF when the stack supports dma-buf (it got as
-// far as the fd), EOPNOTSUPP / EPROTONOSUPPORT when it does not; anything else is Unknown.
-DmabufSupport probe_dmabuf(const burn::verbs::VerbsApi& api, ibv_pd* pd);
-
-// The peer-memory marker file found under sysfs_root ("" when none): nv_mem, nv_mem_nc or
-// the nvidia_peermem module.
-std::string find_peer_memory(const std::string& sysfs_root = "/sys");
 
 enum class RegistrationPath { DmaBuf, PeerMemory };
 const char* to_string(RegistrationPath p);
@@ -33,13 +24,13 @@ struct GpuRegistrationRequest {
 };
 
 struct GpuRegistration {
-  ibv_mr* mr = nullptr;  // the caller owns it (wrap it in burn::verbs::MemoryRegion)
+  ibv_mr* mr = nullptr;  // the caller owns it (wrap it in rdma::MemoryRegion)
   RegistrationPath path = RegistrationPath::DmaBuf;
   std::string how;       // "dma-buf" / "peer memory (/sys/module/nvidia_peermem/version)"
 };
 
 // Throws EnvironmentError naming why each path failed when neither works.
-GpuRegistration register_gpu_memory(const burn::verbs::VerbsApi& api, ibv_pd* pd,
+GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd,
                                     const GpuRegistrationRequest& request);
 
 }  // namespace ibburn::cuda

@@ -2,15 +2,6 @@
 
 namespace ibburn::host {
 
-const char* to_string(DmaBuf d) {
-  switch (d) {
-    case DmaBuf::Supported: return "supported";
-    case DmaBuf::Unsupported: return "unsupported";
-    case DmaBuf::Unknown: return "unknown";
-  }
-  return "unknown";
-}
-
 const PciFunction* HostInventory::find(const std::string& bdf) const {
   auto it = pci.find(bdf);
   return it == pci.end() ? nullptr : &it->second;

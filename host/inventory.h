@@ -10,6 +10,7 @@
 
 #include "host/kmsg.h"
 #include "host/pcie_config.h"
+#include "rdma/gpudirect.h"
 
 namespace ibburn::host {
 
@@ -49,8 +50,7 @@ struct Hca {
   std::vector<HcaPort> ports;
 };
 
-enum class DmaBuf { Unknown, Supported, Unsupported };
-const char* to_string(DmaBuf d);
+using rdma::DmaBuf;  // to_string(DmaBuf) is rdma::to_string, found by ADL
 
 struct HostInventory {
   std::string sysfs_root = "/sys";

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "host/pcie_link.h"
+#include "rdma/gpudirect.h"
 
 namespace fs = std::filesystem;
 
@@ -172,14 +173,7 @@ HostInventory read_inventory(const std::string& root) {
   }
   std::sort(inv.hcas.begin(), inv.hcas.end(), [](const Hca& a, const Hca& b) { return natural_less(a.name, b.name); });
 
-  // A loaded module has its directory even when it declares no version.
-  auto peer = [&](const std::string& name, const fs::path& dir) {
-    std::error_code e2;
-    if (fs::is_directory(dir, e2)) inv.peer_memory[name] = read_text(dir / "version").value_or("loaded");
-  };
-  peer("nv_mem", reader.root_ / "kernel/mm/memory_peers/nv_mem");
-  peer("nv_mem_nc", reader.root_ / "kernel/mm/memory_peers/nv_mem_nc");
-  peer("nvidia_peermem", reader.root_ / "module/nvidia_peermem");
+  for (const auto& m : rdma::peer_memory_modules(reader.root_.string())) inv.peer_memory[m.name] = m.version;
   return inv;
 }
 

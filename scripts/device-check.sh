@@ -37,7 +37,7 @@ if echo "$out" | grep '^\[  SKIPPED \] GpuMemory\.' | grep -vE "$allowed_skips" 
   echo "device-check: GPU tests were skipped on a GPU machine" >&2
   status=1
 fi
-timeout 120 "$build/tests/verbs/verbs_soft_hca_test" --gtest_brief=1 || status=1
-timeout 30 "$build/tests/verbs/verbs_logic_test" --gtest_brief=1 || status=1
+timeout 120 "$build/tests/burn/verbs/verbs_soft_hca_test" --gtest_brief=1 || status=1
+timeout 30 "$build/tests/burn/verbs/verbs_logic_test" --gtest_brief=1 || status=1
 echo "device-check: done in $((SECONDS - start)) s, status $status"
 exit $status

@@ -4,42 +4,39 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "topo/check_plan.h"
+#include "wiring/wiring_index.h"
 
 namespace ibburn::wiring {
 
 using topo::kNoNode;
-using topo::kNoPlanNode;
 using topo::NodeId;
-using topo::PlanEnd;
-using topo::PlanNode;
 
 namespace {
 struct Proposal {
   int votes = 0;
   int exact = 0;  // votes whose port number matches the plan's too
   NodeId node = kNoNode;
-  PlanNode name = kNoPlanNode;
+  WiringNode name = kNoWiringNode;
 };
 }  // namespace
 
 NameInference infer_switch_names(const topo::Fabric& f, const Wiring& w) {
-  topo::PlanIndex plan(w);
-  std::vector<PlanNode> plan_of(f.size(), kNoPlanNode);
+  WiringIndex plan(w);
+  std::vector<WiringNode> plan_of(f.size(), kNoWiringNode);
   std::vector<NodeId> taken(plan.size(), kNoNode);
   std::vector<NodeId> pending;
   for (NodeId i = 0; i < f.size(); ++i) {
     const topo::Node& n = f.node(i);
-    PlanNode p = plan.find(n.name);
-    if (p == kNoPlanNode) p = plan.find(n.description);
-    if (p != kNoPlanNode) {
+    WiringNode p = plan.find(n.name);
+    if (p == kNoWiringNode) p = plan.find(n.description);
+    if (p != kNoWiringNode) {
       if (taken[p] == kNoNode) taken[p] = i, plan_of[i] = p;
     } else if (n.is_switch()) {
       pending.push_back(i);
     }
   }
   std::vector<NodeId> inferred;
-  std::unordered_map<PlanNode, Proposal> tally;
+  std::unordered_map<WiringNode, Proposal> tally;
   // Each round names the switches with the strongest evidence from already named
   // neighbours; their neighbours get evidence for the next round (leaves, spines, cores).
   while (!pending.empty()) {
@@ -48,9 +45,9 @@ NameInference infer_switch_names(const topo::Fabric& f, const Wiring& w) {
       tally.clear();
       for (const topo::Port& port : f.node(s).ports) {
         if (!port.linked()) continue;
-        PlanNode px = plan_of[port.remote.node];
-        if (px == kNoPlanNode) continue;
-        PlanEnd pe = plan.peer({px, port.remote.port});
+        WiringNode px = plan_of[port.remote.node];
+        if (px == kNoWiringNode) continue;
+        WiringEnd pe = plan.peer({px, port.remote.port});
         if (!pe.valid() || taken[pe.node] != kNoNode) continue;
         Proposal& t = tally[pe.node];
         t.node = s, t.name = pe.node, ++t.votes;
@@ -74,14 +71,14 @@ NameInference infer_switch_names(const topo::Fabric& f, const Wiring& w) {
       plan_of[p.node] = p.name;
       inferred.push_back(p.node);
     }
-    std::erase_if(pending, [&](NodeId s) { return plan_of[s] != kNoPlanNode; });
+    std::erase_if(pending, [&](NodeId s) { return plan_of[s] != kNoWiringNode; });
   }
 
   NameInference out;
   for (NodeId s : inferred) {
     InferredName n{f.node(s).guid, plan.name(plan_of[s]), 0, 0};
     for (const topo::Port& port : f.node(s).ports) {
-      if (!port.linked() || plan_of[port.remote.node] == kNoPlanNode) continue;
+      if (!port.linked() || plan_of[port.remote.node] == kNoWiringNode) continue;
       ++n.neighbours;
       if (plan.peer({plan_of[port.remote.node], port.remote.port}).node == plan_of[s]) ++n.agreeing;
     }

@@ -8,14 +8,14 @@ namespace {
 
 class GpuMemory final : public PayloadMemory {
  public:
-  GpuMemory(const ProtectionDomain& pd, size_t bytes, int gpu, int access) : buffer_(gpu, bytes) {
+  GpuMemory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access) : buffer_(gpu, bytes) {
     cuda::GpuRegistrationRequest request;
     request.device_ptr = buffer_.data();
     request.length = buffer_.size();
     request.access = access;
     request.export_dmabuf = [this] { return buffer_.export_dmabuf(); };
     const cuda::GpuRegistration r = cuda::register_gpu_memory(pd.api(), pd.get(), request);
-    mr_ = MemoryRegion(&pd.api(), r.mr);
+    mr_ = rdma::MemoryRegion(&pd.api(), r.mr);
     how_ = r.how;
   }
 
@@ -34,13 +34,13 @@ class GpuMemory final : public PayloadMemory {
 
  private:
   cuda::DeviceBuffer buffer_;
-  MemoryRegion mr_;  // declared after the buffer: deregistered before the memory is freed
+  rdma::MemoryRegion mr_;  // declared after the buffer: deregistered before the memory is freed
   std::string how_;
 };
 
 }  // namespace
 
-std::unique_ptr<PayloadMemory> make_gpu_memory(const ProtectionDomain& pd, size_t bytes, int gpu,
+std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu,
                                                int access) {
   return std::make_unique<GpuMemory>(pd, bytes, gpu, access);
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "common/payload_pattern.h"
 #include "burn/transport.h"
 #include "burn/verbs/payload_memory.h"
 #include "common/error.h"
@@ -18,7 +19,7 @@ constexpr size_t kHugePage = 2u << 20;
 
 class HostMemory final : public PayloadMemory {
  public:
-  HostMemory(const ProtectionDomain& pd, size_t bytes, int numa_node, int access)
+  HostMemory(const rdma::ProtectionDomain& pd, size_t bytes, int numa_node, int access)
       : size_(bytes), mapped_((bytes + kHugePage - 1) / kHugePage * kHugePage) {
     void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
@@ -39,7 +40,7 @@ class HostMemory final : public PayloadMemory {
       node_ = numa_node;
     }
     std::memset(data_, 0, mapped_);  // place the pages now, not during the first transfer
-    mr_ = reg_mr(pd, data_, size_, access);
+    mr_ = rdma::reg_mr(pd, data_, size_, access);
   }
   ~HostMemory() override {
     mr_.reset();
@@ -70,7 +71,7 @@ class HostMemory final : public PayloadMemory {
   void* data_ = nullptr;
   int node_ = -1;
   std::string pages_;
-  MemoryRegion mr_;
+  rdma::MemoryRegion mr_;
 };
 
 }  // namespace
@@ -82,7 +83,7 @@ int rdma_device_numa_node(const std::string& device, const std::string& sysfs_ro
   return node;
 }
 
-std::unique_ptr<PayloadMemory> make_host_memory(const ProtectionDomain& pd, size_t bytes,
+std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes,
                                                 int numa_node, int access) {
   return std::make_unique<HostMemory>(pd, bytes, numa_node, access);
 }

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "burn/verbs/verbs_objects.h"
+#include "rdma/verbs_objects.h"
 
 namespace ibburn::burn::verbs {
 
@@ -27,11 +27,11 @@ class PayloadMemory {
 // NUMA node of an RDMA device from sysfs, -1 when unknown (no NUMA, or not a sysfs device).
 int rdma_device_numa_node(const std::string& device, const std::string& sysfs_root = "/sys");
 
-std::unique_ptr<PayloadMemory> make_host_memory(const ProtectionDomain& pd, size_t bytes,
+std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes,
                                                 int numa_node, int access);
 // Throws EnvironmentError when GPU memory cannot be used (no CUDA build, no GPU, or neither
 // dma-buf nor peer memory for registration).
-std::unique_ptr<PayloadMemory> make_gpu_memory(const ProtectionDomain& pd, size_t bytes, int gpu,
+std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu,
                                                int access);
 
 }  // namespace ibburn::burn::verbs

@@ -43,14 +43,14 @@ std::pair<std::string, uint8_t> parse_bind(const std::string& bind) {
   return {dev, static_cast<uint8_t>(port)};
 }
 
-PortInfo query_port_info(const Context& context, uint8_t port, int gid_index) {
-  const VerbsApi& api = context.api();
+PortInfo query_port_info(const rdma::Context& context, uint8_t port, int gid_index) {
+  const rdma::VerbsApi& api = context.api();
   PortInfo info;
   info.device = api.get_device_name(context->device);
   info.port = port;
   ibv_port_attr attr{};
   if (int rc = api.query_port(context.get(), port, &attr); rc != 0) {
-    throw_verbs_error("ibv_query_port(" + info.device + ":" + std::to_string(port) + ")", rc);
+    rdma::throw_verbs_error("ibv_query_port(" + info.device + ":" + std::to_string(port) + ")", rc);
   }
   if (attr.state != IBV_PORT_ACTIVE) {
     throw EnvironmentError(info.device + ":" + std::to_string(port) + " is not ACTIVE (state " +
@@ -62,18 +62,18 @@ PortInfo query_port_info(const Context& context, uint8_t port, int gid_index) {
   info.rate_gbps = port_rate_gbps(attr.active_width, attr.active_speed);
   info.gid_index = gid_index;
   if (int rc = api.query_gid(context.get(), port, gid_index, &info.gid); rc != 0) {
-    throw_verbs_error("ibv_query_gid(" + info.device + ", index " + std::to_string(gid_index) + ")",
+    rdma::throw_verbs_error("ibv_query_gid(" + info.device + ", index " + std::to_string(gid_index) + ")",
                       rc);
   }
   if (!info.roce) info.port_guid = be64toh(info.gid.global.interface_id);
   return info;
 }
 
-std::vector<ActivePort> active_ports(const VerbsApi& api) {
-  DeviceList list(api);
+std::vector<ActivePort> active_ports(const rdma::VerbsApi& api) {
+  rdma::DeviceList list(api);
   std::vector<ActivePort> out;
   for (ibv_device* d : list.devices()) {
-    Context ctx = open_context(api, d);
+    rdma::Context ctx = rdma::open_context(api, d);
     ibv_device_attr dattr{};
     if (api.query_device(ctx.get(), &dattr) != 0) continue;
     for (uint8_t p = 1; p <= dattr.phys_port_cnt; ++p) {

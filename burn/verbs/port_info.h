@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "burn/verbs/verbs_objects.h"
+#include "rdma/verbs_objects.h"
 
 namespace ibburn::burn::verbs {
 
@@ -30,13 +30,13 @@ double port_rate_gbps(uint8_t active_width, uint8_t active_speed);
 std::pair<std::string, uint8_t> parse_bind(const std::string& bind);
 
 // Queries port `port` of an open device; throws EnvironmentError when it is not ACTIVE.
-PortInfo query_port_info(const Context& context, uint8_t port, int gid_index);
+PortInfo query_port_info(const rdma::Context& context, uint8_t port, int gid_index);
 
 // Active ports of every device, in device order: the candidates for rank binding.
 struct ActivePort {
   std::string device;
   uint8_t port = 1;
 };
-std::vector<ActivePort> active_ports(const VerbsApi& api);
+std::vector<ActivePort> active_ports(const rdma::VerbsApi& api);
 
 }  // namespace ibburn::burn::verbs

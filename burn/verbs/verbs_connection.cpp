@@ -51,10 +51,10 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device,
   }
   if (spec_.receive) recv_mem_ = memory(device_->pd, bytes, access);
 
-  channel_ = create_comp_channel(device_->context);
+  channel_ = rdma::create_comp_channel(device_->context);
   // A QP in error flushes every outstanding WR, signalled or not: room for all of them.
-  send_cq_ = create_cq(device_->context, settings_.qps * settings_.tx_depth + 1, nullptr);
-  recv_cq_ = create_cq(device_->context, settings_.qps * settings_.rx_depth() + 1, &channel_);
+  send_cq_ = rdma::create_cq(device_->context, settings_.qps * settings_.tx_depth + 1, nullptr);
+  recv_cq_ = rdma::create_cq(device_->context, settings_.qps * settings_.rx_depth() + 1, &channel_);
 
   std::random_device rd;
   for (size_t q = 0; q < n; ++q) {
@@ -66,11 +66,11 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device,
     init.cap.max_recv_wr = static_cast<uint32_t>(settings_.rx_depth());
     init.cap.max_send_sge = 1;
     init.cap.max_recv_sge = 1;
-    Qp entry{create_qp(device_->pd, init), SendWindow(settings_.tx_depth, settings_.signal_every)};
+    Qp entry{rdma::create_qp(device_->pd, init), SendWindow(settings_.tx_depth, settings_.signal_every)};
     entry.psn = rd() & 0xffffff;
     QpTransition t = init_transition(port_.port, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
     if (int rc = api_.modify_qp(entry.qp.get(), &t.attr, t.mask); rc != 0) {
-      throw_verbs_error("ibv_modify_qp to INIT", rc);
+      rdma::throw_verbs_error("ibv_modify_qp to INIT", rc);
     }
     qps_.push_back(std::move(entry));
     // Receives go up before the peer can write: one per signalled write in flight.
@@ -93,7 +93,7 @@ void VerbsConnection::post_receives(size_t q, int count) {
     wr.num_sge = 0;  // write-with-immediate consumes a receive but carries no payload into it
     ibv_recv_wr* bad = nullptr;
     if (int rc = api_.post_recv(qps_[q].qp.get(), &wr, &bad); rc != 0) {
-      if (!worker_.joinable()) throw_verbs_error("ibv_post_recv", rc);
+      if (!worker_.joinable()) rdma::throw_verbs_error("ibv_post_recv", rc);
       fail({"post_failed", std::string("ibv_post_recv failed: ") + std::strerror(rc)}, q);
       return;
     }
@@ -233,7 +233,7 @@ void VerbsConnection::post_some(size_t q, int count, bool force_last_signal) {
 }
 
 template <class OnSuccess>
-bool VerbsConnection::poll_batch(const CompletionQueue& cq, std::atomic<uint64_t>& errors,
+bool VerbsConnection::poll_batch(const rdma::CompletionQueue& cq, std::atomic<uint64_t>& errors,
                                  OnSuccess on_success) {
   ibv_wc wc[kPollBatch];
   const int n = api_.poll_cq(cq.get(), kPollBatch, wc);

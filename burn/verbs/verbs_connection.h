@@ -25,14 +25,14 @@ namespace ibburn::burn::verbs {
 // The opened port every connection of a transport shares; connections keep it alive so
 // they can outlive the Transport object without closing the device under their QPs.
 struct VerbsDevice {
-  Context context;
-  ProtectionDomain pd;
+  rdma::Context context;
+  rdma::ProtectionDomain pd;
   PortInfo port;
 };
 
 // Allocates payload memory for a connection (host or GPU): a Transport-wide choice.
 using MemoryFactory =
-    std::function<std::unique_ptr<PayloadMemory>(const ProtectionDomain&, size_t bytes, int access)>;
+    std::function<std::unique_ptr<PayloadMemory>(const rdma::ProtectionDomain&, size_t bytes, int access)>;
 
 class VerbsConnection final : public Connection {
  public:
@@ -54,7 +54,7 @@ class VerbsConnection final : public Connection {
 
  private:
   struct Qp {
-    QueuePair qp;
+    rdma::QueuePair qp;
     SendWindow window;
     uint32_t psn = 0;
     uint32_t last_imm = UINT32_MAX;  // receiver: immediate of the last write seen
@@ -66,7 +66,7 @@ class VerbsConnection final : public Connection {
   // Polls one batch from `cq`: failed completions (and a failed poll) count in `errors` and
   // fail the flow; each success goes to on_success(qp index, wc). True when any arrived.
   template <class OnSuccess>
-  bool poll_batch(const CompletionQueue& cq, std::atomic<uint64_t>& errors, OnSuccess on_success);
+  bool poll_batch(const rdma::CompletionQueue& cq, std::atomic<uint64_t>& errors, OnSuccess on_success);
   bool poll_send();
   bool poll_receive();
   void wait_receive_event();
@@ -75,16 +75,16 @@ class VerbsConnection final : public Connection {
   bool sends_retired() const;
 
   std::shared_ptr<const VerbsDevice> device_;
-  const VerbsApi& api_;
+  const rdma::VerbsApi& api_;
   const PortInfo& port_;
   VerbsSettings settings_;
   ConnectionSpec spec_;
   bool verify_;
   std::unique_ptr<PayloadMemory> send_mem_;
   std::unique_ptr<PayloadMemory> recv_mem_;
-  CompChannel channel_;
-  CompletionQueue send_cq_;
-  CompletionQueue recv_cq_;
+  rdma::CompChannel channel_;
+  rdma::CompletionQueue send_cq_;
+  rdma::CompletionQueue recv_cq_;
   std::vector<Qp> qps_;
   FlowAddress remote_;
   std::vector<ibv_send_wr> wrs_;  // scratch for one post list

@@ -26,7 +26,7 @@ int gpu_for(const TransportOptions& o, const std::string& device) {
 
 class VerbsTransport final : public Transport {
  public:
-  VerbsTransport(const VerbsApi& api, const TransportOptions& o) : options_(o) {
+  VerbsTransport(const rdma::VerbsApi& api, const TransportOptions& o) : options_(o) {
     settings_ = parse_verbs_settings(o, 0);  // validates the knobs before any flow
     std::string device_name;
     uint8_t port = 1;
@@ -40,21 +40,21 @@ class VerbsTransport final : public Transport {
       device_name = p.device;
       port = p.port;
     }
-    DeviceList list(api);
+    rdma::DeviceList list(api);
     auto device = std::make_shared<VerbsDevice>();
-    device->context = open_context(api, list.find(device_name));
-    device->pd = alloc_pd(device->context);
+    device->context = rdma::open_context(api, list.find(device_name));
+    device->pd = rdma::alloc_pd(device->context);
     device->port = query_port_info(device->context, port, settings_.gid_index);
     device_ = std::move(device);
 
     const int gpu = options_.gpu = gpu_for(o, device_name);
     if (gpu >= 0) {
-      memory_ = [gpu](const ProtectionDomain& pd, size_t bytes, int access) {
+      memory_ = [gpu](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
         return make_gpu_memory(pd, bytes, gpu, access);
       };
     } else {
       const int node = rdma_device_numa_node(device_name);
-      memory_ = [node](const ProtectionDomain& pd, size_t bytes, int access) {
+      memory_ = [node](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
         return make_host_memory(pd, bytes, node, access);
       };
     }
@@ -101,12 +101,12 @@ class VerbsTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_verbs_transport(const VerbsApi& api, const TransportOptions& o) {
+std::unique_ptr<Transport> make_verbs_transport(const rdma::VerbsApi& api, const TransportOptions& o) {
   return std::make_unique<VerbsTransport>(api, o);
 }
 
 std::unique_ptr<Transport> make_verbs_transport(const TransportOptions& o) {
-  return make_verbs_transport(system_verbs(), o);
+  return make_verbs_transport(rdma::system_verbs(), o);
 }
 
 }  // namespace ibburn::burn::verbs

@@ -3,12 +3,12 @@
 #include <memory>
 
 #include "burn/transport.h"
-#include "burn/verbs/verbs_api.h"
+#include "rdma/verbs_api.h"
 
 namespace ibburn::burn::verbs {
 
 std::unique_ptr<Transport> make_verbs_transport(const TransportOptions& o);
 // The same on any verbs table: tests pass the software HCA's.
-std::unique_ptr<Transport> make_verbs_transport(const VerbsApi& api, const TransportOptions& o);
+std::unique_ptr<Transport> make_verbs_transport(const rdma::VerbsApi& api, const TransportOptions& o);
 
 }  // namespace ibburn::burn::verbs

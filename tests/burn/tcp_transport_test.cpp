@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/payload_pattern.h"
 #include "burn/socket_util.h"
 #include "burn/tcp_transport.h"
 #include "burn/tcp_wire.h"
@@ -163,7 +164,7 @@ TEST(TcpTransport, ReceiverRejectsOutOfSequenceAndCountsMismatches) {
     h.length = 64;
     h.seq = seq;
     std::uint64_t payload[8];
-    for (int i = 0; i < 8; ++i) payload[i] = pattern_word(9, seq, static_cast<std::uint64_t>(i));
+    for (int i = 0; i < 8; ++i) payload[i] = ibburn::pattern_word(9, seq, static_cast<std::uint64_t>(i));
     if (corrupt) payload[5] ^= 1;
     send_all(s.get(), &h, sizeof h, Clock::now() + 5s);
     send_all(s.get(), payload, sizeof payload, Clock::now() + 5s);

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "tests/check/fabric_builder.h"
-#include "topo/check.h"
+#include "check/check.h"
 #include "topo/fabric_merge.h"
 #include "wiring/fat_tree.h"
 #include "wiring/name_inference.h"
@@ -36,13 +36,13 @@ std::string dump(const std::vector<Finding>& fs) { return findings_to_json(fs).d
 // Names the switches with the design's node-name-map.
 std::vector<Finding> check_with_map(BuiltFabric b, const wiring::Wiring& plan) {
   b.map.apply(b.fabric);
-  return check(b.fabric, plan);
+  return check::check_wiring(b.fabric, plan);
 }
 
 // Names the switches from the plan alone.
 std::vector<Finding> check_inferred(BuiltFabric b, const wiring::Wiring& plan) {
   wiring::name_switches_from_plan(b.fabric, plan);
-  return check(b.fabric, plan);
+  return check::check_wiring(b.fabric, plan);
 }
 
 TEST(TopoCheckFatTree, CleanFabricsOfEveryGeneratedSizeHaveNoFinding) {
@@ -199,9 +199,9 @@ TEST(TopoCheckFatTree, FieldNotesTopTierMiswiredIntoEightNetworksIsOneSplit) {
   ASSERT_EQ(s.islands.size(), 8u);
   Fabric merged = merge_fabrics(s.snapshots());
   s.built.map.apply(merged);
-  CheckOptions o;
+  check::CheckOptions o;
   o.vantage_points = 8;
-  auto fs = check(merged, s.design.wiring, o);
+  auto fs = check::check_wiring(merged, s.design.wiring, o);
   const Finding* split = only(fs, "split");
   ASSERT_NE(split, nullptr) << kinds(fs).size();
   ASSERT_EQ(split->details["islands"].size(), 8u);
@@ -218,7 +218,7 @@ TEST(TopoCheckFatTree, FieldNotesTopTierMiswiredIntoEightNetworksIsOneSplit) {
   SplitFabric anon(true);
   Fabric merged_anon = merge_fabrics(anon.snapshots());
   wiring::name_switches_from_plan(merged_anon, anon.design.wiring);
-  auto fs_anon = check(merged_anon, anon.design.wiring, o);
+  auto fs_anon = check::check_wiring(merged_anon, anon.design.wiring, o);
   const Finding* split_anon = only(fs_anon, "split");
   ASSERT_NE(split_anon, nullptr);
   EXPECT_EQ(split_anon->details["islands"], split->details["islands"]);
@@ -230,7 +230,7 @@ TEST(TopoCheckFatTree, OneSnapshotOfASplitFabricReportsTheRestUnreached) {
   SplitFabric s(false);
   Fabric mine = testing::island_snapshot(s.built.fabric, s.islands[0]);
   s.built.map.apply(mine);
-  auto fs = check(mine, s.design.wiring);
+  auto fs = check::check_wiring(mine, s.design.wiring);
   EXPECT_EQ(kinds(fs).count("split"), 0u);
   const Finding* unreached = only(fs, "unreached");
   ASSERT_NE(unreached, nullptr);

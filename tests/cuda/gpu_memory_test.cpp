@@ -1,4 +1,5 @@
 #include "cuda/gpu_memory.h"
+#include "common/payload_pattern.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -6,7 +7,7 @@
 #include <vector>
 
 #include "burn/transport.h"
-#include "burn/verbs/verbs_objects.h"
+#include "rdma/verbs_objects.h"
 #include "common/error.h"
 #include "cuda/gpu_registration.h"
 
@@ -44,7 +45,7 @@ TEST(GpuMemory, FillKernelWritesTheSharedPattern) {
   b.copy_to_host(host.data(), 0, 2 << 20);
   for (size_t i = 0; i < (1 << 20) / 8; ++i) ASSERT_EQ(host[i], 0u) << i;
   for (size_t i = 0; i < (1 << 20) / 8; ++i) {
-    ASSERT_EQ(host[(1 << 20) / 8 + i], burn::pattern_word(9, 4, i)) << i;
+    ASSERT_EQ(host[(1 << 20) / 8 + i], pattern_word(9, 4, i)) << i;
   }
 }
 
@@ -71,14 +72,14 @@ TEST(GpuMemory, ExportsTheBufferAsDmabuf) {
 // With an HCA present too: the full GPUDirect registration, and which path it took.
 TEST(GpuMemory, RegistersWithTheHcaWhenOneIsPresent) {
   REQUIRE_GPU();
-  const burn::verbs::VerbsApi& api = burn::verbs::system_verbs();
+  const rdma::VerbsApi& api = rdma::system_verbs();
   int n = 0;
   ibv_device** list = api.get_device_list(&n);
   if (list != nullptr) api.free_device_list(list);
   if (n == 0) GTEST_SKIP() << "no RDMA device";
-  burn::verbs::DeviceList devices(api);
-  burn::verbs::Context ctx = burn::verbs::open_context(api, devices.devices()[0]);
-  burn::verbs::ProtectionDomain pd = burn::verbs::alloc_pd(ctx);
+  rdma::DeviceList devices(api);
+  rdma::Context ctx = rdma::open_context(api, devices.devices()[0]);
+  rdma::ProtectionDomain pd = rdma::alloc_pd(ctx);
   DeviceBuffer b(0, 8 << 20);
   GpuRegistrationRequest r;
   r.device_ptr = b.data();
@@ -86,7 +87,7 @@ TEST(GpuMemory, RegistersWithTheHcaWhenOneIsPresent) {
   r.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
   r.export_dmabuf = [&] { return b.export_dmabuf(); };
   const GpuRegistration reg = register_gpu_memory(api, pd.get(), r);
-  burn::verbs::MemoryRegion mr(&api, reg.mr);
+  rdma::MemoryRegion mr(&api, reg.mr);
   std::cout << "GPU memory registered through " << reg.how << "\n";
   EXPECT_NE(mr.get(), nullptr);
 }

@@ -1,6 +1,6 @@
 // The software HCA itself, driven through the verbs table and the RAII wrappers: the
 // transport tests are only as good as its model of QPs, CQs and memory regions.
-#include "tests/verbs/soft_hca.h"
+#include "tests/burn/verbs/soft_hca.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "burn/verbs/qp_address.h"
-#include "burn/verbs/verbs_objects.h"
+#include "rdma/verbs_objects.h"
 #include "common/error.h"
 
 namespace ibburn::testing {
@@ -17,12 +17,12 @@ namespace {
 using namespace burn::verbs;
 
 struct Host {
-  Context ctx;
-  ProtectionDomain pd;
-  CompletionQueue cq;
-  QueuePair qp;
+  rdma::Context ctx;
+  rdma::ProtectionDomain pd;
+  rdma::CompletionQueue cq;
+  rdma::QueuePair qp;
   std::vector<char> buf = std::vector<char>(4096);
-  MemoryRegion mr;
+  rdma::MemoryRegion mr;
   PortInfo port;
 };
 
@@ -31,22 +31,22 @@ class SoftHcaTest : public ::testing::Test {
   void SetUp() override {
     hca.add_device("soft0", SoftPort{.lid = 1});
     hca.add_device("soft1", SoftPort{.lid = 2});
-    DeviceList list(hca.api());
+    rdma::DeviceList list(hca.api());
     a = make(list, "soft0");
     b = make(list, "soft1");
   }
-  Host make(DeviceList& list, const char* name) {
+  Host make(rdma::DeviceList& list, const char* name) {
     Host h;
-    h.ctx = open_context(hca.api(), list.find(name));
-    h.pd = alloc_pd(h.ctx);
-    h.cq = create_cq(h.ctx, 4, nullptr);
+    h.ctx = rdma::open_context(hca.api(), list.find(name));
+    h.pd = rdma::alloc_pd(h.ctx);
+    h.cq = rdma::create_cq(h.ctx, 4, nullptr);
     ibv_qp_init_attr init{};
     init.send_cq = init.recv_cq = h.cq.get();
     init.qp_type = IBV_QPT_RC;
     init.cap.max_send_wr = 2;
     init.cap.max_recv_wr = 2;
-    h.qp = create_qp(h.pd, init);
-    h.mr = reg_mr(h.pd, h.buf.data(), h.buf.size(), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    h.qp = rdma::create_qp(h.pd, init);
+    h.mr = rdma::reg_mr(h.pd, h.buf.data(), h.buf.size(), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
     h.port = query_port_info(h.ctx, 1, 0);
     return h;
   }
@@ -144,7 +144,7 @@ TEST_F(SoftHcaTest, SendQueueDepthIsEnforced) {
 
 TEST_F(SoftHcaTest, CqOverrunMakesPollFail) {
   hca.set_cq_capacity("soft0", 1);
-  DeviceList list(hca.api());
+  rdma::DeviceList list(hca.api());
   Host c = make(list, "soft0");  // its CQ holds one completion
   connect(c, b);
   connect(b, c);
@@ -167,7 +167,7 @@ TEST_F(SoftHcaTest, ObjectsAreReleasedByTheirOwners) {
 }
 
 TEST_F(SoftHcaTest, UnknownDeviceNamesThoseThatExist) {
-  DeviceList list(hca.api());
+  rdma::DeviceList list(hca.api());
   try {
     list.find("mlx5_9");
     FAIL();

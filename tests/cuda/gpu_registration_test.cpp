@@ -1,6 +1,7 @@
 // GPU memory registration choices (dma-buf, then peer memory, else refuse) on the software
 // HCA. Host memory stands in for the device pointer: the decision logic is what is tested.
 #include "cuda/gpu_registration.h"
+#include "rdma/gpudirect.h"
 
 #include <gtest/gtest.h>
 #include <sys/eventfd.h>
@@ -10,23 +11,22 @@
 #include <fstream>
 #include <vector>
 
-#include "burn/verbs/verbs_objects.h"
+#include "rdma/verbs_objects.h"
 #include "common/error.h"
-#include "tests/verbs/soft_hca.h"
+#include "tests/burn/verbs/soft_hca.h"
 
 namespace ibburn::testing {
 namespace {
 
-using namespace burn::verbs;
 namespace fs = std::filesystem;
 
 class GpuRegistrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
     hca.add_device("soft0", SoftPort{});
-    DeviceList list(hca.api());
-    ctx = open_context(hca.api(), list.find("soft0"));
-    pd = alloc_pd(ctx);
+    rdma::DeviceList list(hca.api());
+    ctx = rdma::open_context(hca.api(), list.find("soft0"));
+    pd = rdma::alloc_pd(ctx);
     sysfs = fs::temp_directory_path() /
             ("ibburn-sysfs-" + std::to_string(::getpid()) + "-" +
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -44,23 +44,23 @@ class GpuRegistrationTest : public ::testing::Test {
   }
 
   SoftHca hca;
-  Context ctx;
-  ProtectionDomain pd;
+  rdma::Context ctx;
+  rdma::ProtectionDomain pd;
   std::vector<char> memory = std::vector<char>(1 << 20);
   fs::path sysfs;
   cuda::GpuRegistrationRequest request;
 };
 
 TEST_F(GpuRegistrationTest, ProbeReadsTheErrno) {
-  EXPECT_EQ(cuda::probe_dmabuf(hca.api(), pd.get()), cuda::DmabufSupport::Supported);
+  EXPECT_EQ(rdma::probe_dmabuf(hca.api(), pd.get(), "soft0").state, rdma::DmaBuf::Supported);
   hca.set_dmabuf_supported(false);
-  EXPECT_EQ(cuda::probe_dmabuf(hca.api(), pd.get()), cuda::DmabufSupport::Unsupported);
+  EXPECT_EQ(rdma::probe_dmabuf(hca.api(), pd.get(), "soft0").state, rdma::DmaBuf::Unsupported);
 }
 
 TEST_F(GpuRegistrationTest, DmabufIsPreferred) {
   add_peer_memory("module/nvidia_peermem/version");
   const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  MemoryRegion mr(&hca.api(), r.mr);
+  rdma::MemoryRegion mr(&hca.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::DmaBuf);
   EXPECT_EQ(r.how, "dma-buf");
   EXPECT_EQ(mr->addr, memory.data());  // iova = the device pointer
@@ -71,7 +71,7 @@ TEST_F(GpuRegistrationTest, PeerMemoryWhenTheStackHasNoDmabuf) {
   hca.set_dmabuf_supported(false);
   add_peer_memory("kernel/mm/memory_peers/nv_mem/version");
   const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  MemoryRegion mr(&hca.api(), r.mr);
+  rdma::MemoryRegion mr(&hca.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
   EXPECT_NE(r.how.find("nv_mem/version"), std::string::npos) << r.how;
   EXPECT_STREQ(cuda::to_string(r.path), "peer memory");
@@ -81,7 +81,7 @@ TEST_F(GpuRegistrationTest, PeerMemoryWhenTheDriverCannotExport) {
   add_peer_memory("kernel/mm/memory_peers/nv_mem_nc/version");
   request.export_dmabuf = []() -> int { throw EnvironmentError("no cuMemGetHandleForAddressRange"); };
   const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  MemoryRegion mr(&hca.api(), r.mr);
+  rdma::MemoryRegion mr(&hca.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
 }
 
@@ -96,7 +96,7 @@ TEST_F(GpuRegistrationTest, RefusesWithBothReasonsWhenNeitherWorks) {
     EXPECT_NE(what.find("nvidia_peermem not loaded"), std::string::npos) << what;
     EXPECT_EQ(e.code(), kExitEnvironment);
   }
-  EXPECT_EQ(cuda::find_peer_memory(sysfs.string()), "");
+  EXPECT_TRUE(rdma::peer_memory_modules(sysfs.string()).empty());
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "topo/fabric.h"
 #include "wiring/wiring.h"
 
-namespace ibburn::topo {
+namespace ibburn::check {
 
 struct CheckOptions {
   // How many discovery snapshots were merged (1 = one vantage point); said in messages
@@ -28,7 +28,7 @@ struct CheckOptions {
   size_t max_listed = 8;
 };
 
-std::vector<Finding> check(const Fabric& discovered, const wiring::Wiring& plan,
+std::vector<Finding> check_wiring(const topo::Fabric& discovered, const wiring::Wiring& plan,
                            const CheckOptions& options = {});
 
-}  // namespace ibburn::topo
+}  // namespace ibburn::check

@@ -1,6 +1,6 @@
 #pragma once
 // Every libibverbs call ibburn makes goes through this table, so tests can substitute a
-// software HCA (tests/verbs/soft_hca.h) while the transport code path stays identical.
+// software HCA (tests/burn/verbs/soft_hca.h) while the transport code path stays identical.
 // Several verbs (ibv_post_send, ibv_poll_cq, ibv_reg_mr with optional access flags,
 // ibv_query_port) are static inline in verbs.h and dispatch through the context's ops;
 // the system table wraps them in real functions.
@@ -9,7 +9,7 @@
 
 #include <infiniband/verbs.h>
 
-namespace ibburn::burn::verbs {
+namespace ibburn::rdma {
 
 struct VerbsApi {
   ibv_device** (*get_device_list)(int* num_devices);
@@ -48,4 +48,4 @@ struct VerbsApi {
 // The table backed by the installed libibverbs.
 const VerbsApi& system_verbs();
 
-}  // namespace ibburn::burn::verbs
+}  // namespace ibburn::rdma

@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "burn/verbs/verbs_api.h"
+#include "rdma/verbs_api.h"
 
-namespace ibburn::burn::verbs {
+namespace ibburn::rdma {
 
 template <class T, auto Destroy>
 class VerbsHandle {
@@ -78,4 +78,4 @@ QueuePair create_qp(const ProtectionDomain& pd, ibv_qp_init_attr& attr);
 // "ibv_xxx failed: <strerror(errno)>" for a call that returned NULL or non-zero.
 [[noreturn]] void throw_verbs_error(const std::string& call, int error_number);
 
-}  // namespace ibburn::burn::verbs
+}  // namespace ibburn::rdma

@@ -6,8 +6,8 @@
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
 #include "cuda/gpu_memory.h"
-#include "tests/verbs/soft_hca.h"
-#include "tests/verbs/transport_suite.h"
+#include "tests/burn/verbs/soft_hca.h"
+#include "tests/burn/transport_suite.h"
 
 namespace ibburn::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "tests/verbs/soft_hca.h"
+#include "tests/burn/verbs/soft_hca.h"
 
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 
 namespace ibburn::testing {
 
-using burn::verbs::VerbsApi;
+using rdma::VerbsApi;
 
 namespace {
 
@@ -584,7 +584,7 @@ int s_post_recv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
   return 0;
 }
 
-const VerbsApi kSoftApi{
+const rdma::VerbsApi kSoftApi{
     .get_device_list = s_get_device_list,
     .free_device_list = s_free_device_list,
     .get_device_name = s_get_device_name,
@@ -622,7 +622,7 @@ SoftHca::SoftHca() : state_(std::make_unique<State>()) {
 
 SoftHca::~SoftHca() { g_state = nullptr; }
 
-const VerbsApi& SoftHca::api() const { return kSoftApi; }
+const rdma::VerbsApi& SoftHca::api() const { return kSoftApi; }
 
 void SoftHca::add_device(const std::string& name, const SoftPort& port) {
   std::lock_guard l(state_->lock);

@@ -1,7 +1,7 @@
 // The shared transport suite on the TCP transport over loopback: every backend passes the
-// same tests (tests/verbs/transport_suite.h).
+// same tests (tests/burn/transport_suite.h).
 #include "burn/tcp_transport.h"
-#include "tests/verbs/transport_suite.h"
+#include "tests/burn/transport_suite.h"
 
 namespace ibburn::testing {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "burn/verbs/verbs_api.h"
+#include "rdma/verbs_api.h"
 
 namespace ibburn::testing {
 
@@ -47,7 +47,7 @@ class SoftHca {
   SoftHca(const SoftHca&) = delete;
   SoftHca& operator=(const SoftHca&) = delete;
 
-  const burn::verbs::VerbsApi& api() const;
+  const rdma::VerbsApi& api() const;
   void add_device(const std::string& name, const SoftPort& port);
 
   // Injected failures.

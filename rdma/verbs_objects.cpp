@@ -1,11 +1,11 @@
-#include "burn/verbs/verbs_objects.h"
+#include "rdma/verbs_objects.h"
 
 #include <cerrno>
 #include <cstring>
 
 #include "common/error.h"
 
-namespace ibburn::burn::verbs {
+namespace ibburn::rdma {
 
 void throw_verbs_error(const std::string& call, int error_number) {
   throw EnvironmentError(call + " failed: " + std::strerror(error_number));
@@ -74,4 +74,4 @@ QueuePair create_qp(const ProtectionDomain& pd, ibv_qp_init_attr& attr) {
   return QueuePair(&pd.api(), qp);
 }
 
-}  // namespace ibburn::burn::verbs
+}  // namespace ibburn::rdma

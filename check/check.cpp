@@ -1,13 +1,29 @@
-#include "topo/check.h"
+#include "check/check.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <unordered_map>
 
-#include "topo/check_plan.h"
+#include "wiring/wiring_index.h"
 
-namespace ibburn::topo {
+namespace ibburn::check {
+
+using topo::Fabric;
+using topo::kNoNode;
+using topo::LinkRate;
+using topo::Node;
+using topo::NodeId;
+using topo::PhysState;
+using topo::Port;
+using topo::PortEnd;
+using topo::PortState;
+using wiring::kNoWiringNode;
+using wiring::WiringEnd;
+using wiring::WiringIndex;
+using wiring::WiringLayout;
+using wiring::WiringNode;
+
 namespace {
 
 using nlohmann::json;
@@ -85,14 +101,14 @@ class Checker {
 
  private:
   const Fabric& f_;
-  PlanIndex plan_;
+  WiringIndex plan_;
   const CheckOptions& opt_;
-  std::vector<PlanNode> plan_of_;   // discovered node -> plan node
+  std::vector<WiringNode> plan_of_;   // discovered node -> plan node
   std::vector<NodeId> node_of_;     // plan node -> discovered node
   std::vector<bool> ambiguous_;     // a second node carrying a planned name
   std::vector<std::string> display_;
   std::vector<char> cable_ok_;
-  std::unique_ptr<PlanLayout> layout_;
+  std::unique_ptr<WiringLayout> layout_;
   std::vector<Finding> out_;
 
   void add(std::string kind, Severity sev, std::string message, std::vector<PortRef> ports,
@@ -101,13 +117,13 @@ class Checker {
   }
 
   PortRef ref(PortEnd e) const { return {display_[e.node], e.port}; }
-  PortRef ref(PlanEnd e) const {
+  PortRef ref(WiringEnd e) const {
     NodeId n = node_of_[e.node];
     return {n == kNoNode ? plan_.name(e.node) : display_[n], e.port};
   }
-  PlanEnd plan_end(PortEnd e) const {
-    PlanNode p = plan_of_[e.node];
-    return p == kNoPlanNode ? PlanEnd{} : PlanEnd{p, e.port};
+  WiringEnd plan_end(PortEnd e) const {
+    WiringNode p = plan_of_[e.node];
+    return p == kNoWiringNode ? WiringEnd{} : WiringEnd{p, e.port};
   }
   std::string cable_text(size_t c) const {
     return text(ref(plan_.end_a(c))) + " - " + text(ref(plan_.end_b(c)));
@@ -116,12 +132,12 @@ class Checker {
     return {to_json(ref(plan_.end_a(c))), to_json(ref(plan_.end_b(c)))};
   }
 
-  const PlanLayout& layout() {
+  const WiringLayout& layout() {
     if (!layout_) {
       std::vector<int8_t> hint(plan_.size(), 0);
-      for (PlanNode p = 0; p < plan_.size(); ++p)
+      for (WiringNode p = 0; p < plan_.size(); ++p)
         if (node_of_[p] != kNoNode) hint[p] = f_.node(node_of_[p]).is_ca() ? 1 : 2;
-      layout_ = std::make_unique<PlanLayout>(layout_plan(plan_, hint));
+      layout_ = std::make_unique<WiringLayout>(layout_plan(plan_, hint));
     }
     return *layout_;
   }
@@ -130,16 +146,16 @@ class Checker {
   // the plan. A node whose name several nodes share is shown with its GUID.
   void resolve_names() {
     const size_t n = f_.size();
-    plan_of_.assign(n, kNoPlanNode);
+    plan_of_.assign(n, kNoWiringNode);
     ambiguous_.assign(n, false);
     node_of_.assign(plan_.size(), kNoNode);
     cable_ok_.assign(plan_.cable_count(), 0);
-    std::unordered_map<PlanNode, std::vector<NodeId>> dups;
+    std::unordered_map<WiringNode, std::vector<NodeId>> dups;
     for (NodeId i = 0; i < n; ++i) {
       const Node& node = f_.node(i);
-      PlanNode p = plan_.find(node.name);
-      if (p == kNoPlanNode && node.name != node.description) p = plan_.find(node.description);
-      if (p == kNoPlanNode) continue;
+      WiringNode p = plan_.find(node.name);
+      if (p == kNoWiringNode && node.name != node.description) p = plan_.find(node.description);
+      if (p == kNoWiringNode) continue;
       if (node_of_[p] == kNoNode) {
         node_of_[p] = i;
         plan_of_[i] = p;
@@ -151,11 +167,11 @@ class Checker {
     // Only unplanned nodes and carriers of a duplicated planned name can share a name.
     std::unordered_map<std::string_view, int> unplanned_uses;
     for (NodeId i = 0; i < n; ++i)
-      if (plan_of_[i] == kNoPlanNode) ++unplanned_uses[f_.node(i).name];
+      if (plan_of_[i] == kNoWiringNode) ++unplanned_uses[f_.node(i).name];
     display_.resize(n);
     for (NodeId i = 0; i < n; ++i) {
       const Node& node = f_.node(i);
-      bool shared = plan_of_[i] == kNoPlanNode ? ambiguous_[i] || unplanned_uses[node.name] > 1
+      bool shared = plan_of_[i] == kNoWiringNode ? ambiguous_[i] || unplanned_uses[node.name] > 1
                                                : dups.count(plan_of_[i]) > 0;
       display_[i] = shared || node.name.empty() ? node.name + " (" + hex_guid(node.guid) + ")" : node.name;
     }
@@ -204,7 +220,7 @@ class Checker {
     PortEnd at;                   // the discovered port
     bool linked() const { return port && port->linked(); }
   };
-  Seen seen(PlanEnd e) const {
+  Seen seen(WiringEnd e) const {
     Seen s;
     NodeId n = node_of_[e.node];
     if (n == kNoNode) return s;
@@ -303,10 +319,10 @@ class Checker {
   // Planned A-B and X-W, found A-X and B-W: the two cables match the plan once the plugs
   // in B and X are exchanged. Reports that and returns the other cable, or -1.
   int swap_partner(size_t c, const Seen& a, const Seen& b) {
-    PlanEnd x = plan_end(a.port->remote);
+    WiringEnd x = plan_end(a.port->remote);
     int other = plan_.cable_at(x);
     if (other < 0 || static_cast<size_t>(other) == c || cable_ok_[other]) return -1;
-    PlanEnd w = plan_.peer(x);
+    WiringEnd w = plan_.peer(x);
     if (plan_end(b.port->remote) != w) return -1;
     PortRef A = ref(a.at), B = ref(b.at), X = ref(a.port->remote), W = ref(b.port->remote);
     // Name the pair of plugs on one node when there is one (two ports of one leaf).
@@ -356,7 +372,7 @@ class Checker {
           continue;
         if (plan_.cable_at(plan_end(self)) >= 0 || plan_.cable_at(plan_end(peer)) >= 0) continue;
         // Links of unplanned or ambiguous nodes are told in their own findings.
-        if (plan_of_[i] == kNoPlanNode || plan_of_[peer.node] == kNoPlanNode) continue;
+        if (plan_of_[i] == kNoWiringNode || plan_of_[peer.node] == kNoWiringNode) continue;
         add("extra", Severity::Warning,
             text(ref(self)) + " - " + text(ref(peer)) + " is connected but not planned",
             {ref(self), ref(peer)});
@@ -368,8 +384,8 @@ class Checker {
   // planned neighbour was discovered and followed), unreached otherwise (they may sit in a
   // part of the fabric no snapshot came from).
   void unresolved_plan_nodes() {
-    std::vector<PlanNode> unreached;
-    for (PlanNode p = 0; p < plan_.size(); ++p) {
+    std::vector<WiringNode> unreached;
+    for (WiringNode p = 0; p < plan_.size(); ++p) {
       if (node_of_[p] != kNoNode) continue;
       bool all_seen = true;
       for (int c : plan_.cables_of(p)) {
@@ -391,7 +407,7 @@ class Checker {
       uint32_t a = index[plan_.end_a(c).node], b = index[plan_.end_b(c).node];
       if (a != UINT32_MAX && b != UINT32_MAX) parts.join(a, b);
     }
-    std::unordered_map<uint32_t, std::vector<PlanNode>> groups;
+    std::unordered_map<uint32_t, std::vector<WiringNode>> groups;
     for (uint32_t i = 0; i < unreached.size(); ++i) groups[parts.find(i)].push_back(unreached[i]);
     std::string from = opt_.vantage_points <= 1
                            ? "from this vantage point"
@@ -399,7 +415,7 @@ class Checker {
     for (auto& [root, nodes] : groups) {
       std::vector<PortRef> ports;
       json names = json::array();
-      for (PlanNode p : nodes) {
+      for (WiringNode p : nodes) {
         ports.push_back({plan_.name(p), 0});
         names.push_back(plan_.name(p));
       }
@@ -413,13 +429,13 @@ class Checker {
     }
   }
 
-  void missing_node(PlanNode p) {
+  void missing_node(WiringNode p) {
     std::vector<PortRef> ports{{plan_.name(p), 0}};
     std::string where;
     json cables = json::array();
     size_t listed = 0;
     for (int c : plan_.cables_of(p)) {
-      PlanEnd q = plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c);
+      WiringEnd q = plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c);
       cables.push_back(cable_json(c));
       Seen s = seen(q);
       if (!s.node_seen || listed++ >= 4) continue;
@@ -436,7 +452,7 @@ class Checker {
 
   void unknown_nodes() {
     for (NodeId i = 0; i < f_.size(); ++i) {
-      if (plan_of_[i] != kNoPlanNode || ambiguous_[i]) continue;
+      if (plan_of_[i] != kNoWiringNode || ambiguous_[i]) continue;
       const Node& node = f_.node(i);
       std::vector<PortRef> ports{{display_[i], 0}};
       std::string where;
@@ -468,8 +484,8 @@ class Checker {
     std::vector<uint32_t> last(plan_.component_count(), UINT32_MAX);
     for (uint32_t k = 0; k < islands.size(); ++k) {
       for (NodeId n : islands[k]) {
-        PlanNode p = plan_of_[n];
-        if (p == kNoPlanNode) continue;
+        WiringNode p = plan_of_[n];
+        if (p == kNoWiringNode) continue;
         uint32_t comp = plan_.component()[p];
         if (last[comp] != k) parts[comp].push_back(k), last[comp] = k;
       }
@@ -478,11 +494,11 @@ class Checker {
       if (parts[comp].size() < 2) continue;
       std::unordered_map<uint32_t, uint32_t> local;  // island -> 0..n-1
       for (uint32_t k : parts[comp]) local.emplace(k, static_cast<uint32_t>(local.size()));
-      std::vector<std::vector<PlanNode>> held(local.size());
+      std::vector<std::vector<WiringNode>> held(local.size());
       std::vector<size_t> unplanned(local.size(), 0);
       for (uint32_t k : parts[comp])
         for (NodeId n : islands[k]) {
-          if (plan_of_[n] != kNoPlanNode && plan_.component()[plan_of_[n]] == comp)
+          if (plan_of_[n] != kNoWiringNode && plan_.component()[plan_of_[n]] == comp)
             held[local[k]].push_back(plan_of_[n]);
           else
             ++unplanned[local[k]];
@@ -530,9 +546,9 @@ class Checker {
 
 }  // namespace
 
-std::vector<Finding> check(const Fabric& discovered, const wiring::Wiring& plan,
+std::vector<Finding> check_wiring(const Fabric& discovered, const wiring::Wiring& plan,
                            const CheckOptions& options) {
   return Checker(discovered, plan, options).run();
 }
 
-}  // namespace ibburn::topo
+}  // namespace ibburn::check

@@ -1,6 +1,6 @@
-#include "burn/verbs/verbs_api.h"
+#include "rdma/verbs_api.h"
 
-namespace ibburn::burn::verbs {
+namespace ibburn::rdma {
 namespace {
 
 // Out-of-line bodies for the verbs that verbs.h defines as inline functions or macros.
@@ -57,4 +57,4 @@ const VerbsApi& system_verbs() {
   return api;
 }
 
-}  // namespace ibburn::burn::verbs
+}  // namespace ibburn::rdma

@@ -1,4 +1,4 @@
-#include "tests/verbs/transport_suite.h"
+#include "tests/burn/transport_suite.h"
 
 #include <future>
 

@@ -5,9 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/payload_pattern.h"
 #include "burn/transport.h"
 #include "burn/verbs/payload_memory.h"
-#include "tests/verbs/soft_hca.h"
+#include "tests/burn/verbs/soft_hca.h"
 
 namespace ibburn::testing {
 namespace {
@@ -27,9 +28,9 @@ TEST(HostMemory, NumaNodeOfTheHcaComesFromSysfs) {
 TEST(HostMemory, RegistersFillsAndVerifies) {
   SoftHca hca;
   hca.add_device("soft0", SoftPort{});
-  DeviceList list(hca.api());
-  Context ctx = open_context(hca.api(), list.find("soft0"));
-  ProtectionDomain pd = alloc_pd(ctx);
+  rdma::DeviceList list(hca.api());
+  rdma::Context ctx = rdma::open_context(hca.api(), list.find("soft0"));
+  rdma::ProtectionDomain pd = rdma::alloc_pd(ctx);
   auto mem = make_host_memory(pd, 3 << 20, -1, IBV_ACCESS_LOCAL_WRITE);
   EXPECT_EQ(mem->size(), 3u << 20);
   EXPECT_EQ(mem->mr().addr, mem->data());
@@ -38,7 +39,7 @@ TEST(HostMemory, RegistersFillsAndVerifies) {
   EXPECT_NE(mem->description().find("pages"), std::string::npos) << mem->description();
   mem->fill(1 << 20, 1 << 20, 5, 2);
   const auto* words = static_cast<const uint64_t*>(mem->data());
-  EXPECT_EQ(words[(1 << 20) / 8 + 10], burn::pattern_word(5, 2, 10));
+  EXPECT_EQ(words[(1 << 20) / 8 + 10], pattern_word(5, 2, 10));
   EXPECT_EQ(words[0], 0u);
   EXPECT_EQ(mem->count_mismatches(1 << 20, 1 << 20, 5, 2), 0u);
   static_cast<uint64_t*>(mem->data())[(1 << 20) / 8 + 99] ^= 1;

@@ -12,37 +12,37 @@
 
 #include "wiring/wiring.h"
 
-namespace ibburn::topo {
+namespace ibburn::wiring {
 
-using PlanNode = uint32_t;
-inline constexpr PlanNode kNoPlanNode = UINT32_MAX;
+using WiringNode = uint32_t;
+inline constexpr WiringNode kNoWiringNode = UINT32_MAX;
 
-struct PlanEnd {
-  PlanNode node = kNoPlanNode;
+struct WiringEnd {
+  WiringNode node = kNoWiringNode;
   int port = 0;
-  bool valid() const { return node != kNoPlanNode; }
-  bool operator==(const PlanEnd&) const = default;
+  bool valid() const { return node != kNoWiringNode; }
+  bool operator==(const WiringEnd&) const = default;
 };
 
-class PlanIndex {
+class WiringIndex {
  public:
-  explicit PlanIndex(const wiring::Wiring& plan);
+  explicit WiringIndex(const wiring::Wiring& plan);
 
   size_t size() const { return names_.size(); }
   size_t cable_count() const { return ends_.size(); }
-  const std::string& name(PlanNode n) const { return *names_[n]; }
-  PlanNode find(std::string_view name) const;  // kNoPlanNode when not planned
+  const std::string& name(WiringNode n) const { return *names_[n]; }
+  WiringNode find(std::string_view name) const;  // kNoWiringNode when not planned
   const wiring::Cable& cable(size_t c) const { return plan_.cables[c]; }
-  PlanEnd end_a(size_t c) const { return ends_[c].first; }
-  PlanEnd end_b(size_t c) const { return ends_[c].second; }
+  WiringEnd end_a(size_t c) const { return ends_[c].first; }
+  WiringEnd end_b(size_t c) const { return ends_[c].second; }
   // The cable planned at a node's port, or -1.
-  int cable_at(PlanEnd e) const;
+  int cable_at(WiringEnd e) const;
   // The other end of the cable planned at `e` (invalid when none is planned there).
-  PlanEnd peer(PlanEnd e) const;
-  std::span<const int> cables_of(PlanNode n) const {
+  WiringEnd peer(WiringEnd e) const;
+  std::span<const int> cables_of(WiringNode n) const {
     return {cables_.data() + cable_first_[n], cable_first_[n + 1] - cable_first_[n]};
   }
-  int max_port(PlanNode n) const { return static_cast<int>(port_first_[n + 1] - port_first_[n]) - 1; }
+  int max_port(WiringNode n) const { return static_cast<int>(port_first_[n + 1] - port_first_[n]) - 1; }
   // Connected components of the plan; component id per node.
   const std::vector<uint32_t>& component() const { return component_; }
   size_t component_count() const { return component_count_; }
@@ -50,8 +50,8 @@ class PlanIndex {
  private:
   const wiring::Wiring& plan_;
   std::vector<const std::string*> names_;  // the plan's own strings
-  std::unordered_map<std::string_view, PlanNode> by_name_;
-  std::vector<std::pair<PlanEnd, PlanEnd>> ends_;
+  std::unordered_map<std::string_view, WiringNode> by_name_;
+  std::vector<std::pair<WiringEnd, WiringEnd>> ends_;
   // Flat per-node arrays: node n's ports 0..max are port_cable_[port_first_[n] + port],
   // its cables cables_[cable_first_[n] ..].
   std::vector<size_t> port_first_, cable_first_;
@@ -62,7 +62,7 @@ class PlanIndex {
 
 // What a plan node is, as far as the plan's structure (and the discovered fabric, when it
 // knows the node's type) tells.
-struct PlanLayout {
+struct WiringLayout {
   std::vector<bool> is_hca;
   std::vector<int> tier;      // 0 = HCA (or unknown), 1 = leaf, 2 = spine, ...
   int top_tier = 0;
@@ -73,11 +73,11 @@ struct PlanLayout {
   std::string tier_word(int t) const;
   // 'pod 3: 16 leaf, 16 spine, 512 HCAs; 8 core' for the given plan nodes, plus
   // '; N unplanned' when `unplanned` > 0.
-  std::string summarise(const std::vector<PlanNode>& nodes, size_t unplanned = 0) const;
+  std::string summarise(const std::vector<WiringNode>& nodes, size_t unplanned = 0) const;
 };
 
 // `hca_hint[n]`: 1 = known CA, 2 = known switch, 0 = unknown (then a node with at most two
 // planned ports, numbered at most 2, counts as an HCA).
-PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hint);
+WiringLayout layout_plan(const WiringIndex& plan, const std::vector<int8_t>& hca_hint);
 
-}  // namespace ibburn::topo
+}  // namespace ibburn::wiring

@@ -1,4 +1,4 @@
-#include "topo/check_plan.h"
+#include "wiring/wiring_index.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-namespace ibburn::topo {
+namespace ibburn::wiring {
 
 namespace {
 // Union-find over dense ids.
@@ -21,18 +21,18 @@ struct Components {
 };
 }  // namespace
 
-PlanIndex::PlanIndex(const wiring::Wiring& plan) : plan_(plan) {
+WiringIndex::WiringIndex(const wiring::Wiring& plan) : plan_(plan) {
   by_name_.reserve(plan.cables.size() * 2);
   std::vector<int> max_port;
   std::vector<size_t> degree;
   // Plans list a switch's cables together: remembering the last name per column saves most
   // hash lookups.
   std::string_view last[2];
-  PlanNode last_id[2] = {kNoPlanNode, kNoPlanNode};
-  auto intern = [&](const wiring::CableEnd& e, int column) -> PlanEnd {
-    PlanNode id = last_id[column];
-    if (id == kNoPlanNode || last[column] != e.node) {
-      auto [it, added] = by_name_.emplace(std::string_view(e.node), static_cast<PlanNode>(names_.size()));
+  WiringNode last_id[2] = {kNoWiringNode, kNoWiringNode};
+  auto intern = [&](const wiring::CableEnd& e, int column) -> WiringEnd {
+    WiringNode id = last_id[column];
+    if (id == kNoWiringNode || last[column] != e.node) {
+      auto [it, added] = by_name_.emplace(std::string_view(e.node), static_cast<WiringNode>(names_.size()));
       id = it->second;
       if (added) {
         names_.push_back(&e.node);
@@ -48,7 +48,7 @@ PlanIndex::PlanIndex(const wiring::Wiring& plan) : plan_(plan) {
   };
   ends_.reserve(plan.cables.size());
   for (const auto& c : plan.cables) {
-    PlanEnd a = intern(c.a, 0);
+    WiringEnd a = intern(c.a, 0);
     ends_.push_back({a, intern(c.b, 1)});
   }
   const size_t n = names_.size();
@@ -62,7 +62,7 @@ PlanIndex::PlanIndex(const wiring::Wiring& plan) : plan_(plan) {
   cables_.resize(cable_first_[n]);
   std::vector<size_t> fill(cable_first_.begin(), cable_first_.end() - 1);
   for (size_t c = 0; c < ends_.size(); ++c) {
-    for (PlanEnd e : {ends_[c].first, ends_[c].second}) {
+    for (WiringEnd e : {ends_[c].first, ends_[c].second}) {
       port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)] = static_cast<int>(c);  // the loader rejects a port used twice
       cables_[fill[e.node]++] = static_cast<int>(c);
     }
@@ -71,37 +71,37 @@ PlanIndex::PlanIndex(const wiring::Wiring& plan) : plan_(plan) {
   for (auto& [a, b] : ends_) comp.join(a.node, b.node);
   component_.resize(n);
   std::unordered_map<uint32_t, uint32_t> dense;
-  for (PlanNode v = 0; v < n; ++v)
+  for (WiringNode v = 0; v < n; ++v)
     component_[v] = dense.emplace(comp.find(v), static_cast<uint32_t>(dense.size())).first->second;
   component_count_ = dense.size();
 }
 
-PlanNode PlanIndex::find(std::string_view name) const {
+WiringNode WiringIndex::find(std::string_view name) const {
   auto it = by_name_.find(name);
-  return it == by_name_.end() ? kNoPlanNode : it->second;
+  return it == by_name_.end() ? kNoWiringNode : it->second;
 }
 
-int PlanIndex::cable_at(PlanEnd e) const {
+int WiringIndex::cable_at(WiringEnd e) const {
   if (!e.valid() || e.port < 0 || e.port > max_port(e.node)) return -1;
   return port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)];
 }
 
-PlanEnd PlanIndex::peer(PlanEnd e) const {
+WiringEnd WiringIndex::peer(WiringEnd e) const {
   int c = cable_at(e);
   if (c < 0) return {};
   return ends_[c].first == e ? ends_[c].second : ends_[c].first;
 }
 
-std::string PlanLayout::tier_word(int t) const {
+std::string WiringLayout::tier_word(int t) const {
   static const char* words[] = {"HCA", "leaf", "spine", "core"};
   if (t >= 0 && t <= 3) return words[t];
   return "tier " + std::to_string(t);
 }
 
-std::string PlanLayout::summarise(const std::vector<PlanNode>& nodes, size_t unplanned) const {
+std::string WiringLayout::summarise(const std::vector<WiringNode>& nodes, size_t unplanned) const {
   // counts[pod][tier]; pod -1 (no pod) is printed last.
   std::map<int, std::map<int, size_t>> counts;
-  for (PlanNode n : nodes) ++counts[pod[n] < 0 ? INT32_MAX : pod[n]][tier[n]];
+  for (WiringNode n : nodes) ++counts[pod[n] < 0 ? INT32_MAX : pod[n]][tier[n]];
   auto tiers_text = [&](const std::map<int, size_t>& by_tier) {
     std::string s;
     // switches from the bottom up, HCAs last: '16 leaf, 16 spine, 512 HCAs'
@@ -148,30 +148,30 @@ std::string pod_label(const std::vector<std::string_view>& switch_names, int ind
 }
 }  // namespace
 
-PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hint) {
+WiringLayout layout_plan(const WiringIndex& plan, const std::vector<int8_t>& hca_hint) {
   const size_t n = plan.size();
-  PlanLayout L;
+  WiringLayout L;
   L.is_hca.assign(n, false);
   L.tier.assign(n, 0);
   L.pod.assign(n, -1);
-  for (PlanNode v = 0; v < n; ++v) {
+  for (WiringNode v = 0; v < n; ++v) {
     int8_t hint = v < hca_hint.size() ? hca_hint[v] : 0;
     L.is_hca[v] = hint == 1 || (hint == 0 && plan.cables_of(v).size() <= 2 && plan.max_port(v) <= 2);
   }
   // Tiers: distance from the nearest HCA, over planned cables.
   std::vector<int> dist(n, -1);
-  std::deque<PlanNode> queue;
-  for (PlanNode v = 0; v < n; ++v)
+  std::deque<WiringNode> queue;
+  for (WiringNode v = 0; v < n; ++v)
     if (L.is_hca[v]) dist[v] = 0, queue.push_back(v);
   while (!queue.empty()) {
-    PlanNode v = queue.front();
+    WiringNode v = queue.front();
     queue.pop_front();
     for (int c : plan.cables_of(v)) {
-      PlanNode w = plan.end_a(c).node == v ? plan.end_b(c).node : plan.end_a(c).node;
+      WiringNode w = plan.end_a(c).node == v ? plan.end_b(c).node : plan.end_a(c).node;
       if (dist[w] < 0 && !L.is_hca[w]) dist[w] = dist[v] + 1, queue.push_back(w);
     }
   }
-  for (PlanNode v = 0; v < n; ++v) {
+  for (WiringNode v = 0; v < n; ++v) {
     L.tier[v] = L.is_hca[v] ? 0 : std::max(dist[v], 1);
     L.top_tier = std::max(L.top_tier, L.tier[v]);
   }
@@ -179,12 +179,12 @@ PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hin
   // Pods: what stays connected once the top tier is taken away.
   Components comp(n);
   for (size_t c = 0; c < plan.cable_count(); ++c) {
-    PlanNode a = plan.end_a(c).node, b = plan.end_b(c).node;
+    WiringNode a = plan.end_a(c).node, b = plan.end_b(c).node;
     if (L.tier[a] < L.top_tier && L.tier[b] < L.top_tier) comp.join(a, b);
   }
   // Number pods in the order of their first switch name, so labels are stable.
   std::map<uint32_t, std::vector<std::string_view>> members;  // root -> switch names
-  for (PlanNode v = 0; v < n; ++v)
+  for (WiringNode v = 0; v < n; ++v)
     if (L.tier[v] < L.top_tier && !L.is_hca[v]) members[comp.find(v)].push_back(plan.name(v));
   std::vector<std::pair<std::string_view, uint32_t>> order;
   for (auto& [root, names] : members) {
@@ -197,7 +197,7 @@ PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hin
     pod_of_root[order[i].second] = static_cast<int>(i);
     L.pod_label.push_back(pod_label(members[order[i].second], static_cast<int>(i)));
   }
-  for (PlanNode v = 0; v < n; ++v) {
+  for (WiringNode v = 0; v < n; ++v) {
     if (L.tier[v] >= L.top_tier) continue;
     auto it = pod_of_root.find(comp.find(v));
     if (it != pod_of_root.end()) L.pod[v] = it->second;
@@ -205,4 +205,4 @@ PlanLayout layout_plan(const PlanIndex& plan, const std::vector<int8_t>& hca_hin
   return L;
 }
 
-}  // namespace ibburn::topo
+}  // namespace ibburn::wiring
