@@ -5,12 +5,14 @@
 #include <memory>
 #include <unordered_map>
 
+#include "topo/fabric_summary.h"
 #include "wiring/wiring_index.h"
 
 namespace ibburn::check {
 
 using topo::Fabric;
 using topo::kNoNode;
+using topo::Link;
 using topo::LinkRate;
 using topo::Node;
 using topo::NodeId;
@@ -41,6 +43,10 @@ bool port_up(const Port& p) {
   return (p.state == PortState::Unknown || p.state == PortState::Active) &&
          (p.phys == PhysState::Unknown || p.phys == PhysState::LinkUp);
 }
+
+// Down, Polling, Disabled, training...: the cable itself does not carry a link, as opposed
+// to a link that is up and waits for the subnet manager to activate it.
+bool physically_down(const Port& p) { return !port_up(p) && !topo::up_not_active(p); }
 
 // A port whose link is administratively or physically held down, as opposed to one with
 // nothing plugged in (Polling) or unknown state.
@@ -91,6 +97,7 @@ class Checker {
   std::vector<Finding> run() {
     resolve_names();
     duplicate_guids();
+    islands_without_sm();
     check_cables();
     unexplained_links();
     unresolved_plan_nodes();
@@ -108,6 +115,7 @@ class Checker {
   std::vector<bool> ambiguous_;     // a second node carrying a planned name
   std::vector<std::string> display_;
   std::vector<char> cable_ok_;
+  std::vector<char> without_sm_;  // node -> its island has no active subnet manager
   std::unique_ptr<WiringLayout> layout_;
   std::vector<Finding> out_;
 
@@ -263,14 +271,18 @@ class Checker {
   void check_link(size_t c, const Seen& a, const Seen& b) {
     const Port& pa = *a.port;
     const Port& pb = *b.port;
-    if (!port_up(pa) || !port_up(pb)) {
-      add("port_down", Severity::Error,
-          cable_text(c) + " is cabled as planned but not up: " + text(ref(a.at)) + " " +
-              state_text(pa) + ", " + text(ref(b.at)) + " " + state_text(pb),
-          {ref(a.at), ref(b.at)},
-          {{"states", {state_text(pa), state_text(pb)}}});
+    const std::string states = text(ref(a.at)) + " " + state_text(pa) + ", " + text(ref(b.at)) + " " + state_text(pb);
+    if (physically_down(pa) || physically_down(pb)) {
+      add("port_down", Severity::Error, cable_text(c) + " is cabled as planned but not up: " + states,
+          {ref(a.at), ref(b.at)}, {{"states", {state_text(pa), state_text(pb)}}});
       return;
     }
+    // Its island's no_sm finding already tells about this cable. The link trained, so its
+    // rate is still checked.
+    if ((topo::up_not_active(pa) || topo::up_not_active(pb)) && !without_sm_[a.at.node])
+      add("port_not_active", Severity::Warning,
+          cable_text(c) + " is up but the subnet manager has not activated it: " + states,
+          {ref(a.at), ref(b.at)}, {{"states", {state_text(pa), state_text(pb)}}});
     LinkRate act = pa.active;
     if (pb.active.known() && (!act.known() || below(pb.active, act))) act = pb.active;
     if (!act.known()) return;
@@ -289,6 +301,40 @@ class Checker {
       add("degraded", Severity::Warning,
           cable_text(c) + " runs at " + to_string(act) + ", both ends support " + to_string(cap),
           {ref(a.at), ref(b.at)}, {{"active", to_string(act)}, {"supported", to_string(cap)}});
+  }
+
+  // Islands most of whose ports are up but not Active: one finding per island instead of one
+  // per cable (thousands on a fabric whose SM is not running); the cables go in its details.
+  void islands_without_sm() {
+    without_sm_.assign(f_.size(), 0);
+    for (const auto& island : topo::islands_without_sm(f_)) {
+      std::vector<WiringNode> planned;
+      std::vector<PortRef> switches, nodes;
+      for (NodeId n : island.nodes) {
+        without_sm_[n] = 1;
+        if (plan_of_[n] != kNoWiringNode) planned.push_back(plan_of_[n]);
+        (f_.node(n).is_switch() ? switches : nodes).push_back({display_[n], 0});
+      }
+      json cables = json::array();
+      for (const Link& l : island.not_active)
+        cables.push_back({{"ports", {to_json(ref(l.a)), to_json(ref(l.b))}},
+                          {"states", {state_text(f_.port(l.a)), state_text(f_.port(l.b))}}});
+      const bool whole = island.nodes.size() == f_.size();
+      std::string holds = topo::contents(island);
+      json details = {{"switches", island.switches}, {"hcas", island.cas}, {"links", island.links},
+                      {"not_active", cables}};
+      if (!whole && !planned.empty()) {
+        // The same words as the split finding's islands, so the two can be matched.
+        details["summary"] = layout().summarise(planned, island.nodes.size() - planned.size());
+        holds += ": " + details["summary"].get<std::string>();
+      }
+      add("no_sm", Severity::Error,
+          std::string("no active subnet manager in ") + (whole ? "the fabric" : "an island of the fabric") + " (" +
+              holds + "): " + std::to_string(island.not_active.size()) + " of " + std::to_string(island.links) +
+              " cables are up but not activated; start a subnet manager that reaches " +
+              (whole ? "it" : "this island"),
+          switches.empty() ? std::move(nodes) : std::move(switches), std::move(details));
+    }
   }
 
   // Both planned ports are present and empty.

@@ -6,8 +6,9 @@
 // Kinds and severities (docs/topo-check.md):
 //   critical  duplicate_guid, split
 //   error     missing, miswired, swapped, port_down, missing_node, duplicate_name,
-//             unreached, degraded (below the plan), unknown_node (switch)
-//   warning   extra, degraded (below what both ends support only), unknown_node (CA)
+//             unreached, degraded (below the plan), unknown_node (switch), no_sm
+//   warning   extra, degraded (below what both ends support only), unknown_node (CA),
+//             port_not_active
 // Runs in time linear in nodes + ports + cables (hash maps, no pairwise loops).
 #include <vector>
 

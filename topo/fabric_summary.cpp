@@ -1,10 +1,50 @@
 #include "topo/fabric_summary.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
 namespace ibburn::topo {
+
+bool up_not_active(const Port& p) {
+  return (p.state == PortState::Init || p.state == PortState::Armed) &&
+         (p.phys == PhysState::LinkUp || p.phys == PhysState::Unknown);
+}
+
+std::vector<IslandWithoutSm> islands_without_sm(const Fabric& fabric) {
+  std::vector<IslandWithoutSm> out;
+  for (auto& nodes : fabric.islands()) {
+    IslandWithoutSm island;
+    size_t known = 0, inactive = 0;
+    for (NodeId id : nodes) {
+      const Node& node = fabric.node(id);
+      island.switches += node.is_switch();
+      island.cas += node.is_ca();
+      for (const Port& port : node.ports) {
+        if (!port.linked()) continue;
+        if (port.state != PortState::Unknown) ++known;
+        if (up_not_active(port)) ++inactive;
+        const PortEnd self{id, port.number}, peer = port.remote;
+        if (std::tie(peer.node, peer.port) < std::tie(self.node, self.port)) continue;  // listed from the other end
+        ++island.links;
+        if (up_not_active(port) || up_not_active(fabric.port(peer))) island.not_active.push_back({self, peer});
+      }
+    }
+    if (2 * inactive <= known) continue;
+    auto sw = std::find_if(nodes.begin(), nodes.end(), [&](NodeId n) { return fabric.node(n).is_switch(); });
+    const Node& example = fabric.node(sw != nodes.end() ? *sw : nodes.front());
+    island.example = example.name.empty() ? example.description : example.name;
+    island.nodes = std::move(nodes);
+    out.push_back(std::move(island));
+  }
+  return out;
+}
+
+std::string contents(const IslandWithoutSm& island) {
+  return fmt::format("{} switch{}, {} HCA{}", island.switches, island.switches == 1 ? "" : "es", island.cas,
+                     island.cas == 1 ? "" : "s");
+}
 
 FabricSummary summarize(const Fabric& fabric) {
   FabricSummary s;
@@ -37,6 +77,7 @@ FabricSummary summarize(const Fabric& fabric) {
   }
   for (const auto& island : fabric.islands()) s.island_sizes.push_back(island.size());
   std::sort(s.island_sizes.rbegin(), s.island_sizes.rend());
+  s.islands_without_sm = islands_without_sm(fabric);
   return s;
 }
 
@@ -67,6 +108,9 @@ std::string to_text(const FabricSummary& s, size_t max_list) {
     out += ")";
   }
   out += "\n";
+  for (const auto& island : s.islands_without_sm)
+    out += fmt::format("no active subnet manager: {} (e.g. {}): {} of {} links up but not Active\n",
+                       contents(island), island.example, island.not_active.size(), island.links);
   out += fmt::format("ports linked to something discovery did not reach: {}\n", s.unreached_peers.size());
   append_list(out, s.unreached_peers, max_list);
   return out;
@@ -83,6 +127,13 @@ nlohmann::json to_json(const FabricSummary& s) {
   j["switch_ports_down"] = s.switch_ports_down;
   j["hca_ports_down"] = s.ca_ports_down;
   j["islands"] = s.island_sizes;
+  j["islands_without_sm"] = nlohmann::json::array();
+  for (const auto& island : s.islands_without_sm)
+    j["islands_without_sm"].push_back({{"switches", island.switches},
+                                       {"hcas", island.cas},
+                                       {"links", island.links},
+                                       {"links_not_active", island.not_active.size()},
+                                       {"example", island.example}});
   j["unreached_peers"] = s.unreached_peers;
   return j;
 }

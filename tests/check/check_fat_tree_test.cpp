@@ -226,6 +226,40 @@ TEST(TopoCheckFatTree, FieldNotesTopTierMiswiredIntoEightNetworksIsOneSplit) {
   EXPECT_EQ(kinds(fs_anon).count("unknown_node"), 0u);
 }
 
+TEST(TopoCheckFatTree, FieldNotesFabricWithoutSmIsOneNoSmFindingNotAPortDownFlood) {
+  auto design = wiring::generate_fat_tree(*wiring::fat_tree_preset("field-notes"));
+  BuiltFabric b = build_fabric(design);
+  std::vector<NodeId> all(b.fabric.size());
+  for (NodeId i = 0; i < all.size(); ++i) all[i] = i;
+  testing::deactivate(b.fabric, all);
+  auto fs = check_with_map(b, design.wiring);
+  ASSERT_EQ(fs.size(), 1u) << kinds(fs).size();
+  EXPECT_EQ(fs[0].kind, "no_sm");
+  EXPECT_NE(fs[0].message.find("the fabric (320 switches, 4088 HCAs): 12280 of 12280 cables"), std::string::npos)
+      << fs[0].message;
+  EXPECT_EQ(fs[0].details["not_active"].size(), 12280u);
+}
+
+TEST(TopoCheckFatTree, SplitFieldNotesFabricWithSmInOneIslandIsSplitAndSevenNoSm) {
+  SplitFabric s(false);
+  for (size_t k = 1; k < s.islands.size(); ++k) testing::deactivate(s.built.fabric, s.islands[k]);
+  auto fs = check_with_map(s.built, s.design.wiring);
+  auto k = kinds(fs);
+  EXPECT_EQ(k["split"], 1);
+  EXPECT_EQ(k["no_sm"], 7);
+  EXPECT_EQ(k.count("port_down"), 0u);
+  EXPECT_EQ(k.count("port_not_active"), 0u);
+  // Each no_sm names its island as the split finding does.
+  const Finding* split = only(fs, "split");
+  ASSERT_NE(split, nullptr);
+  for (const auto& f : fs)
+    if (f.kind == "no_sm") {
+      bool found = false;
+      for (const auto& island : split->details["islands"]) found |= island["summary"] == f.details["summary"];
+      EXPECT_TRUE(found) << f.message;
+    }
+}
+
 TEST(TopoCheckFatTree, OneSnapshotOfASplitFabricReportsTheRestUnreached) {
   SplitFabric s(false);
   Fabric mine = testing::island_snapshot(s.built.fabric, s.islands[0]);

@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::SimFabric;
+using testing::SimOptions;
 using wiring::Tier;
 
 const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
@@ -113,6 +114,33 @@ class TopoCheckSim : public ::testing::Test {
     EXPECT_EQ(texts[1], texts[0]) << "inferred names gave other findings";
     return kinds;
   }
+
+  // Cables the simulator so that leaf01 only reaches spine01 and leaf02 only spine02: two
+  // islands, host001's and host005's.
+  void split_cabling() {
+    for (auto [leaf, keep, other] : {std::tuple{"leaf01", "spine01", "spine02"}, {"leaf02", "spine02", "spine01"}}) {
+      int free_port = 5;
+      for (auto& c : cabled.wiring.cables) {
+        auto* up = c.a.node == leaf ? &c.b : c.b.node == leaf ? &c.a : nullptr;
+        if (up && up->node == other) *up = {keep, free_port++};
+      }
+    }
+  }
+  std::string sim_host(const std::string& hca) const {
+    return wiring::ibsim_node_id(topo::NodeType::CA, hca_guid(plan, hca));
+  }
+  // A snapshot discovered from inside each island.
+  std::vector<std::string> island_snapshots(const SimFabric& f) {
+    std::vector<std::string> snaps;
+    for (const char* host : {"host001 mlx5_0", "host005 mlx5_0"}) {
+      std::string snap = dir + "/snap-" + std::to_string(snaps.size()) + ".json";
+      auto r = f.run({kIbburn, "topo", "discover", "-o", snap}, std::chrono::seconds(60),
+                     {{"SIM_HOST", sim_host(host)}});
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      snaps.push_back(snap);
+    }
+    return snaps;
+  }
   std::string summary_;
 };
 
@@ -189,23 +217,9 @@ TEST_F(TopoCheckSim, HostNotInThePlanIsUnknownNode) {
 }
 
 TEST_F(TopoCheckSim, SplitFabricFromSnapshotsOfEachIsland) {
-  // leaf01 only reaches spine01 and leaf02 only spine02: two islands.
-  for (auto [leaf, keep, other] : {std::tuple{"leaf01", "spine01", "spine02"}, {"leaf02", "spine02", "spine01"}}) {
-    int free_port = 5;
-    for (auto& c : cabled.wiring.cables) {
-      auto* up = c.a.node == leaf ? &c.b : c.b.node == leaf ? &c.a : nullptr;
-      if (up && up->node == other) *up = {keep, free_port++};
-    }
-  }
+  split_cabling();
   SimFabric f(write("net", netfile_text()));
-  std::vector<std::string> snaps;
-  for (const char* host : {"host001 mlx5_0", "host005 mlx5_0"}) {
-    std::string snap = dir + "/snap-" + std::to_string(snaps.size()) + ".json";
-    auto r = f.run({kIbburn, "topo", "discover", "-o", snap}, std::chrono::seconds(60),
-                   {{"SIM_HOST", wiring::ibsim_node_id(topo::NodeType::CA, hca_guid(plan, host))}});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    snaps.push_back(snap);
-  }
+  std::vector<std::string> snaps = island_snapshots(f);
   auto kinds = check(f, snaps);
   EXPECT_EQ(kinds["split"], 1) << summary_;
   EXPECT_EQ(kinds.count("unreached"), 0u) << summary_;
@@ -214,6 +228,58 @@ TEST_F(TopoCheckSim, SplitFabricFromSnapshotsOfEachIsland) {
   auto one = check(f, {snaps[0]});
   EXPECT_EQ(one.count("split"), 0u);
   EXPECT_EQ(one["unreached"], 1) << summary_;
+}
+
+// Without opensm every port is LinkUp but stays Initialize: one diagnosis, not a port_down
+// per cable. `topo show` says the same.
+TEST_F(TopoCheckSim, CleanFabricWithoutSmIsOneNoSmFinding) {
+  SimOptions o;
+  o.opensm = false;
+  SimFabric f(write("net", netfile_text()), o);
+  int rc = -1;
+  EXPECT_EQ(check(f, {}, &rc), (std::map<std::string, int>{{"no_sm", 1}})) << summary_;
+  EXPECT_EQ(rc, 1);
+  const std::string cables = std::to_string(plan.wiring.cables.size());
+  EXPECT_NE(summary_.find("the fabric (4 switches, 6 HCAs): " + cables + " of " + cables +
+                          " cables are up but not activated"),
+            std::string::npos)
+      << summary_;
+  auto show = f.run({kIbburn, "topo", "show", "live"});
+  EXPECT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("no active subnet manager: 4 switches, 6 HCAs (e.g. "), std::string::npos) << show.out;
+}
+
+// opensm attached in host001's island activates that island only.
+TEST_F(TopoCheckSim, SplitFabricWithSmInOneIslandIsSplitAndOneNoSm) {
+  split_cabling();
+  SimOptions o;
+  o.sim_host = sim_host("host001 mlx5_0");
+  SimFabric f(write("net", netfile_text()), o);
+  int rc = -1;
+  auto kinds = check(f, island_snapshots(f), &rc);
+  EXPECT_EQ(kinds["split"], 1) << summary_;
+  EXPECT_EQ(kinds["no_sm"], 1) << summary_;
+  EXPECT_EQ(kinds.count("port_down"), 0u) << summary_;
+  EXPECT_EQ(kinds.count("port_not_active"), 0u) << summary_;
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(summary_.find("no active subnet manager in an island of the fabric (2 switches, 2 HCAs"),
+            std::string::npos)
+      << summary_;
+}
+
+// One cable unplugged and plugged back in: the link comes up (Initialize) and, with the SM
+// told not to sweep on the simulator's traps, stays there.
+TEST_F(TopoCheckSim, CableNotActivatedAfterReplugIsPortNotActive) {
+  SimOptions o;
+  o.opensm_args = {"-F", write("opensm.conf", "sweep_on_trap FALSE\n")};
+  SimFabric f(write("net", netfile_text()), o);
+  const std::string leaf = "\"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan, "leaf01").guid) + "\"";
+  f.console("Unlink " + leaf + "[5]");
+  f.console("ReLink " + leaf + "[5]");
+  int rc = -1;
+  EXPECT_EQ(check(f, {}, &rc), (std::map<std::string, int>{{"port_not_active", 1}})) << summary_;
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(summary_.find("leaf01[5] Initialize/LinkUp"), std::string::npos) << summary_;
 }
 
 }  // namespace

@@ -148,14 +148,85 @@ TEST(TopoCheck, WithoutPlannedRateDegradedMeansBelowBothEnds) {
   EXPECT_TRUE(check::check_wiring(b.fabric, plan, quiet).empty());
 }
 
-TEST(TopoCheck, PlannedLinkNotActiveIsPortDown) {
+TEST(TopoCheck, PlannedLinkUpButNotActiveIsPortNotActive) {
+  auto plan = mini_plan();
+  for (PortState state : {PortState::Init, PortState::Armed}) {
+    auto b = build_fabric(plan);
+    b.fabric.port(b.at("leaf2", 3)).state = state;
+    auto fs = check::check_wiring(b.fabric, plan);
+    ASSERT_EQ(fs.size(), 1u);
+    EXPECT_EQ(fs[0].kind, "port_not_active");
+    EXPECT_EQ(fs[0].severity, Severity::Warning);
+    EXPECT_TRUE(names_port(fs[0], "leaf2", 3));
+    EXPECT_NE(fs[0].message.find(std::string("leaf2[3] ") + to_string(state) + "/LinkUp"), std::string::npos)
+        << fs[0].message;
+  }
+}
+
+TEST(TopoCheck, PlannedLinkPhysicallyDownIsPortDown) {
+  auto plan = mini_plan();
+  for (auto [state, phys] : {std::pair{PortState::Down, PhysState::Polling}, {PortState::Down, PhysState::Disabled},
+                             {PortState::Init, PhysState::LinkErrorRecovery}}) {
+    auto b = build_fabric(plan);
+    b.fabric.port(b.at("leaf2", 3)).state = state;
+    b.fabric.port(b.at("leaf2", 3)).phys = phys;
+    auto fs = check::check_wiring(b.fabric, plan);
+    ASSERT_EQ(fs.size(), 1u);
+    EXPECT_EQ(fs[0].kind, "port_down");
+    EXPECT_EQ(fs[0].severity, Severity::Error);
+    EXPECT_NE(fs[0].message.find(std::string("leaf2[3] ") + to_string(state) + "/" + to_string(phys)),
+              std::string::npos)
+        << fs[0].message;
+  }
+}
+
+std::vector<NodeId> all_nodes(const Fabric& f) {
+  std::vector<NodeId> ids(f.size());
+  for (NodeId i = 0; i < f.size(); ++i) ids[i] = i;
+  return ids;
+}
+
+TEST(TopoCheck, FabricWithoutSubnetManagerIsOneNoSmFinding) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
-  b.fabric.port(b.at("leaf2", 3)).state = PortState::Init;
+  testing::deactivate(b.fabric, all_nodes(b.fabric));
   auto fs = check::check_wiring(b.fabric, plan);
-  ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "port_down");
-  EXPECT_NE(fs[0].message.find("Initialize/LinkUp"), std::string::npos) << fs[0].message;
+  ASSERT_EQ(fs.size(), 1u) << fs[0].message;
+  EXPECT_EQ(fs[0].kind, "no_sm");
+  EXPECT_EQ(fs[0].severity, Severity::Error);
+  EXPECT_EQ(exit_code_for(fs), 1);
+  EXPECT_EQ(fs[0].message,
+            "no active subnet manager in the fabric (4 switches, 4 HCAs): 8 of 8 cables are up but not "
+            "activated; start a subnet manager that reaches it");
+  EXPECT_EQ(fs[0].ports.size(), 4u);  // the switches
+  EXPECT_TRUE(names_port(fs[0], "spine2", 0));
+  // The per-port facts, one entry per cable.
+  ASSERT_EQ(fs[0].details["not_active"].size(), 8u);
+  EXPECT_EQ(fs[0].details["not_active"][0]["states"][0], "Initialize/LinkUp");
+  EXPECT_EQ(fs[0].details["links"], 8);
+}
+
+TEST(TopoCheck, PhysicallyDownCableInAFabricWithoutSmIsStillPortDown) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  testing::deactivate(b.fabric, all_nodes(b.fabric));
+  b.fabric.port(b.at("leaf1", 4)).phys = PhysState::Disabled;
+  b.fabric.port(b.at("leaf1", 4)).state = PortState::Down;
+  auto fs = check::check_wiring(b.fabric, plan);
+  EXPECT_EQ(kinds(fs), (std::map<std::string, int>{{"no_sm", 1}, {"port_down", 1}}));
+}
+
+TEST(TopoCheck, AMinorityOfPortsNotActiveIsNoIslandWithoutSm) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  // 4 of 16 ports: not most of the island.
+  testing::deactivate(b.fabric,
+                      {b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
+  EXPECT_EQ(kinds(check::check_wiring(b.fabric, plan)), (std::map<std::string, int>{{"port_not_active", 4}}));
+  // Dumps without port states (ibnetdiscover text) never look like a fabric without SM.
+  for (NodeId n : all_nodes(b.fabric))
+    for (Port& p : b.fabric.node(n).ports) p.state = PortState::Unknown, p.phys = PhysState::Unknown;
+  EXPECT_TRUE(check::check_wiring(b.fabric, plan).empty());
 }
 
 TEST(TopoCheck, DisabledPortsArePortDownNotMissing) {
@@ -256,6 +327,25 @@ TEST(TopoCheck, CutUplinksSplitTheFabricIntoTwoIslands) {
       EXPECT_EQ(f.details["islands"][1]["summary"], "1 leaf, 2 HCAs");
       EXPECT_EQ(f.details["joining_cables"].size(), 1u);
       EXPECT_EQ(f.details["crossing_cables"], 2);
+    }
+}
+
+TEST(TopoCheck, SplitFabricWithSmInOneIslandIsSplitAndOneNoSm) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  testing::unplug(b.fabric, b.at("leaf2", 3));
+  testing::unplug(b.fabric, b.at("leaf2", 4));
+  // The SM sits in leaf1's island: leaf2's island stays Initialize.
+  testing::deactivate(b.fabric, {b.id.at("leaf2"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
+  auto fs = check::check_wiring(b.fabric, plan);
+  EXPECT_EQ(kinds(fs), (std::map<std::string, int>{{"split", 1}, {"missing", 2}, {"no_sm", 1}}));
+  for (const auto& f : fs)
+    if (f.kind == "no_sm") {
+      EXPECT_EQ(f.message,
+                "no active subnet manager in an island of the fabric (1 switch, 2 HCAs: 1 leaf, 2 HCAs): 2 of 2 "
+                "cables are up but not activated; start a subnet manager that reaches this island");
+      EXPECT_EQ(f.details["summary"], "1 leaf, 2 HCAs");  // as in the split finding
+      EXPECT_EQ(f.ports, (std::vector<PortRef>{{"leaf2", 0}}));
     }
 }
 

@@ -89,6 +89,12 @@ void unplug(Fabric& f, PortEnd p) {
   if (q.valid()) set_down(f.port(q));
 }
 
+void deactivate(Fabric& f, const std::vector<topo::NodeId>& nodes) {
+  for (topo::NodeId n : nodes)
+    for (topo::Port& p : f.node(n).ports)
+      if (p.linked()) p.state = topo::PortState::Init;
+}
+
 void swap_peers(Fabric& f, PortEnd p, PortEnd q) {
   PortEnd rp = f.port(p).remote, rq = f.port(q).remote;
   topo::Port saved = f.port(p);

@@ -40,6 +40,8 @@ wiring::Wiring make_plan(const std::vector<std::tuple<std::string, int, std::str
 void unplug(topo::Fabric& f, topo::PortEnd p);                 // both ends go Down/Polling
 void swap_peers(topo::Fabric& f, topo::PortEnd p, topo::PortEnd q);  // exchange the plugs in p and q
 void move_plug(topo::Fabric& f, topo::PortEnd from, topo::PortEnd to);  // the plug in `from` goes to `to`
+// Every linked port of `nodes` goes Initialize (still LinkUp), as where no subnet manager runs.
+void deactivate(topo::Fabric& f, const std::vector<topo::NodeId>& nodes);
 
 // A snapshot holding only `nodes` (and the links among them), as discovery from inside that
 // island returns it.
