@@ -1,9 +1,11 @@
 #include "burn_run.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -20,26 +22,33 @@ std::string skip_reason() {
   return "";
 }
 
-std::string make_temp_dir() {
-  std::string tmpl = "/tmp/ibburn-burn-test-XXXXXX";
-  if (!mkdtemp(tmpl.data())) return "";
-  return tmpl;
+MpiRunTest::~MpiRunTest() {
+  for (pid_t pid : running_) {
+    kill(pid, SIGTERM);  // timeout passes it on to mpirun, and kills it 5 s later if need be
+    waitpid(pid, nullptr, 0);
+  }
 }
 
-Launch start_mpirun(int np, const std::string& rank_command, const std::string& dir,
-                    const std::vector<std::string>& mpi_args, int limit_s) {
-  Launch l;
-  l.log = dir + "/mpirun.log";
+void MpiRunTest::SetUp() {
+  if (auto why = skip_reason(); !why.empty()) GTEST_SKIP() << why;
+}
+
+Launch MpiRunTest::start_mpirun(int np, const std::string& rank_command, const std::vector<std::string>& mpi_args,
+                                int limit_s) {
+  const std::string log_path = dir_ + "/mpirun.log";
+  const std::string tmpdir = tmp_.tmpdir();
   std::vector<std::string> args{"timeout", "-k", "5", std::to_string(limit_s), "mpirun", "--oversubscribe",
                                 "-np", std::to_string(np)};
   args.insert(args.end(), mpi_args.begin(), mpi_args.end());
   args.insert(args.end(), {"sh", "-c", rank_command});
+  Launch l;
   l.pid = fork();
   if (l.pid == 0) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
     setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
-    FILE* f = std::freopen(l.log.c_str(), "w", stdout);
+    setenv("TMPDIR", tmpdir.c_str(), 1);
+    FILE* f = std::freopen(log_path.c_str(), "w", stdout);
     (void)f;
     dup2(STDOUT_FILENO, STDERR_FILENO);
     std::vector<char*> argv;
@@ -48,19 +57,23 @@ Launch start_mpirun(int np, const std::string& rank_command, const std::string& 
     execvp(argv[0], argv.data());
     _exit(127);
   }
+  if (l.pid > 0) running_.push_back(l.pid);
   return l;
 }
 
-int wait_mpirun(const Launch& l) {
+int MpiRunTest::wait_mpirun(const Launch& l) {
   int status = 0;
   waitpid(l.pid, &status, 0);
+  running_.erase(std::remove(running_.begin(), running_.end(), l.pid), running_.end());
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + WTERMSIG(status);
 }
 
-int run_burn(int np, const std::string& burn_args, const std::string& dir, const std::vector<std::string>& mpi_args) {
-  return wait_mpirun(start_mpirun(np, "exec " + ibburn_path() + " burn --out " + dir + " " + burn_args, dir, mpi_args));
+int MpiRunTest::run_burn(int np, const std::string& burn_args, const std::vector<std::string>& mpi_args) {
+  return wait_mpirun(start_mpirun(np, "exec " + ibburn_path() + " burn --out " + dir_ + " " + burn_args, mpi_args));
 }
+
+std::string MpiRunTest::log() const { return read_text(dir_ + "/mpirun.log"); }
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);

@@ -15,21 +15,14 @@ namespace fx = ibburn::host::fixture;
 
 namespace {
 
-class BurnPreflight : public ::testing::Test {
+class BurnPreflight : public MpiRunTest {
  protected:
-  void SetUp() override {
-    if (auto why = skip_reason(); !why.empty()) GTEST_SKIP() << why;
-    dir_ = make_temp_dir();
-    ASSERT_FALSE(dir_.empty());
-  }
   // A 2-rank TCP burn on loopback with `server` as the host's /sys.
   int burn(const fx::ServerSpec& server, const std::string& extra = "") {
     fx::write_sysfs(server, sysfs_.path());
     return run_burn(2, "--pattern pairs --duration 1s --streams 1 --expect-gbps 0.01 --host-sysfs-root " +
-                           sysfs_.path() + " " + extra,
-                    dir_);
+                           sysfs_.path() + " " + extra);
   }
-  std::string log() { return read_text(dir_ + "/mpirun.log"); }
   double measured_bytes() {
     double bytes = 0;
     for (auto& l : read_jsonl(dir_ + "/results.jsonl"))
@@ -44,8 +37,7 @@ class BurnPreflight : public ::testing::Test {
     s.function(fx::hca_port_bdf(3)).width = 8;
     return s;
   }
-  fx::TempDir sysfs_;
-  std::string dir_;
+  ibburn::testing::TempDir sysfs_;
 };
 
 }  // namespace
@@ -100,7 +92,7 @@ TEST_F(BurnPreflight, OnlyTheFailingHostIsRefused) {
   // namespace; hostb's /sys has an HCA at x8. One-to-one rounds: the round pairing 0 with 1
   // runs on hosta, everything touching hostb is refused.
   if (std::system("unshare --uts true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no UTS namespaces here";
-  fx::TempDir roots;
+  ibburn::testing::TempDir roots;
   std::filesystem::create_directories(roots.path() + "/hosta");
   std::filesystem::create_directories(roots.path() + "/hostb");
   fx::write_sysfs(fx::dgx_h100(), roots.path() + "/hosta");
@@ -109,8 +101,7 @@ TEST_F(BurnPreflight, OnlyTheFailingHostIsRefused) {
                                " --pattern one-to-one --duration 1s --streams 1 --expect-gbps 0.01 --host-sysfs-root " +
                                roots.path() + "/{host}";
   auto l = start_mpirun(4, "h=host$(echo ab | cut -c$((OMPI_COMM_WORLD_RANK / 2 + 1))); exec unshare --uts sh -c \"hostname $h && exec " +
-                               burn_cmd + "\"",
-                        dir_);
+                               burn_cmd + "\"");
   ASSERT_EQ(wait_mpirun(l), 1) << log();
   json s = read_json(dir_ + "/summary.json");
   ASSERT_EQ(s.at("host_checks").size(), 2u) << s.dump(1);

@@ -15,22 +15,15 @@ using nlohmann::json;
 
 namespace {
 
-class BurnFailure : public ::testing::Test {
+class BurnFailure : public MpiRunTest {
  protected:
-  void SetUp() override {
-    if (auto why = skip_reason(); !why.empty()) GTEST_SKIP() << why;
-    dir_ = make_temp_dir();
-    ASSERT_FALSE(dir_.empty());
-  }
   // Each rank records its pid (sh's exec keeps it) so the test can signal one rank.
   Launch start(int np, const std::string& burn_args, const std::vector<std::string>& mpi_args = {}) {
     return start_mpirun(np,
                         "echo $$ > " + dir_ + "/pid.$OMPI_COMM_WORLD_RANK; exec " + ibburn_path() +
                             " burn --out " + dir_ + " " + burn_args,
-                        dir_, mpi_args);
+                        mpi_args);
   }
-  std::string log() { return read_text(dir_ + "/mpirun.log"); }
-  std::string dir_;
 };
 
 bool has_stage_line(const std::string& text) { return text.find("\"type\":\"stage\"") != std::string::npos; }

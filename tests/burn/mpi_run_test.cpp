@@ -10,27 +10,20 @@ using nlohmann::json;
 
 namespace {
 
-class BurnMpi : public ::testing::Test {
+class BurnMpi : public MpiRunTest {
  protected:
-  void SetUp() override {
-    if (auto why = skip_reason(); !why.empty()) GTEST_SKIP() << why;
-    dir_ = make_temp_dir();
-    ASSERT_FALSE(dir_.empty());
-  }
-  std::string log() { return read_text(dir_ + "/mpirun.log"); }
   std::vector<json> stages() {
     std::vector<json> out;
     for (auto& l : read_jsonl(dir_ + "/results.jsonl"))
       if (l.at("type") == "stage") out.push_back(l);
     return out;
   }
-  std::string dir_;
 };
 
 }  // namespace
 
 TEST_F(BurnMpi, TwoRanksPairsPassAndRecordEndpoints) {
-  int rc = run_burn(2, "--pattern pairs --duration 2s --streams 2 --expect-gbps 0.01", dir_);
+  int rc = run_burn(2, "--pattern pairs --duration 2s --streams 2 --expect-gbps 0.01");
   ASSERT_EQ(rc, 0) << log();
   auto lines = read_jsonl(dir_ + "/results.jsonl");
   ASSERT_GE(lines.size(), 2u);
@@ -55,7 +48,7 @@ TEST_F(BurnMpi, TwoRanksPairsPassAndRecordEndpoints) {
 }
 
 TEST_F(BurnMpi, FourRanksShiftWithVerification) {
-  int rc = run_burn(4, "--pattern shift:2 --duration 2s --streams 1 --verify --expect-gbps 0.01 --msg-size 256K", dir_);
+  int rc = run_burn(4, "--pattern shift:2 --duration 2s --streams 1 --verify --expect-gbps 0.01 --msg-size 256K");
   ASSERT_EQ(rc, 0) << log();
   auto st = stages();
   ASSERT_EQ(st.size(), 2u);
@@ -71,7 +64,7 @@ TEST_F(BurnMpi, FourRanksShiftWithVerification) {
 }
 
 TEST_F(BurnMpi, EightRanksOneToOneRunsEveryRound) {
-  int rc = run_burn(8, "--pattern one-to-one --duration 1s --streams 1 --quiet", dir_);
+  int rc = run_burn(8, "--pattern one-to-one --duration 1s --streams 1 --quiet");
   ASSERT_EQ(rc, 0) << log();  // loopback has no known rate: unjudged, no finding
   auto st = stages();
   ASSERT_EQ(st.size(), 7u);
@@ -82,7 +75,7 @@ TEST_F(BurnMpi, EightRanksOneToOneRunsEveryRound) {
 }
 
 TEST_F(BurnMpi, SlowFlowsAgainstAnImpossibleExpectationExitOne) {
-  int rc = run_burn(2, "--pattern pairs --duration 1s --expect-gbps 100000 --quiet", dir_);
+  int rc = run_burn(2, "--pattern pairs --duration 1s --expect-gbps 100000 --quiet");
   EXPECT_EQ(rc, 1) << log();
   json s = read_json(dir_ + "/summary.json");
   EXPECT_EQ(s.at("verdict"), "fail");
@@ -92,7 +85,7 @@ TEST_F(BurnMpi, SlowFlowsAgainstAnImpossibleExpectationExitOne) {
 TEST_F(BurnMpi, PlanFileRunsItsStagesAndBadPlanIsInputError) {
   std::ofstream(dir_ + "/plan.json") << R"({"stages":[{"name":"one way","flows":[{"src":2,"dst":0,"bidirectional":false,"streams":3}]},
      {"flows":[{"src":0,"dst":1},{"src":1,"dst":2,"bidirectional":false}]}]})";
-  int rc = run_burn(3, "--plan " + dir_ + "/plan.json --duration 1s --quiet", dir_);
+  int rc = run_burn(3, "--plan " + dir_ + "/plan.json --duration 1s --quiet");
   ASSERT_EQ(rc, 0) << log();
   auto st = stages();
   ASSERT_EQ(st.size(), 2u);
@@ -101,13 +94,13 @@ TEST_F(BurnMpi, PlanFileRunsItsStagesAndBadPlanIsInputError) {
   EXPECT_EQ(st[1].at("flows").size(), 2u);
 
   std::ofstream(dir_ + "/bad.json") << R"({"stages":[{"flows":[{"src":0,"dst":5}]}]})";
-  rc = run_burn(2, "--plan " + dir_ + "/bad.json --duration 1s", dir_);
+  rc = run_burn(2, "--plan " + dir_ + "/bad.json --duration 1s");
   EXPECT_EQ(rc, 2) << log();
   EXPECT_NE(log().find("bad.json: stage 1 flow 1: dst 5 >= 2 ranks"), std::string::npos) << log();
 }
 
 TEST_F(BurnMpi, NoRankCanStartIsAnEnvironmentError) {
-  int rc = run_burn(2, "--pattern pairs --duration 1s --bind no-such-if0,no-such-if1", dir_);
+  int rc = run_burn(2, "--pattern pairs --duration 1s --bind no-such-if0,no-such-if1");
   EXPECT_EQ(rc, 3) << log();
   EXPECT_NE(log().find("no-such-if"), std::string::npos) << log();
   json s = read_json(dir_ + "/summary.json");

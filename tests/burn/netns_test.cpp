@@ -20,17 +20,17 @@ namespace {
 
 int sh(const std::string& cmd) { return std::system((cmd + " >/dev/null 2>&1").c_str()); }
 
-class BurnNetns : public ::testing::Test {
+class BurnNetns : public MpiRunTest {
  protected:
   void SetUp() override {
-    if (auto why = skip_reason(); !why.empty()) GTEST_SKIP() << why;
+    MpiRunTest::SetUp();
+    if (IsSkipped()) return;
     if (geteuid() != 0) GTEST_SKIP() << "needs root for network namespaces";
     if (sh("command -v ip && command -v tc") != 0) GTEST_SKIP() << "ip/tc not installed";
     prefix_ = "ibbt" + std::to_string(getpid());
     subnet_ = "10.231." + std::to_string(getpid() % 250) + ".";
     if (sh("ip netns add " + ns("br")) != 0) GTEST_SKIP() << "no network namespace support";
     created_ = true;
-    dir_ = make_temp_dir();
     ASSERT_EQ(sh("ip -n " + ns("br") + " link add br0 type bridge && ip -n " + ns("br") + " link set br0 up"), 0);
     for (int i = 0; i < 4; ++i) {
       const std::string n = ns(std::to_string(i));
@@ -53,7 +53,7 @@ class BurnNetns : public ::testing::Test {
   std::string ns(const std::string& s) const { return prefix_ + s; }
   std::string addr(int i) const { return subnet_ + std::to_string(i + 1); }
 
-  std::string prefix_, subnet_, dir_;
+  std::string prefix_, subnet_;
   bool created_ = false;
 };
 
@@ -63,9 +63,8 @@ TEST_F(BurnNetns, RateLimitedHostIsFlaggedSlowOthersPass) {
   std::string args = "--pattern one-to-one --duration 2s --streams 2 --expect-gbps 0.2 --quiet --netns " +
                      ns("0") + "," + ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) +
                      "," + addr(2) + "," + addr(3);
-  int rc = run_burn(4, args, dir_);
-  std::string log = read_text(dir_ + "/mpirun.log");
-  EXPECT_EQ(rc, 1) << log;
+  int rc = run_burn(4, args);
+  EXPECT_EQ(rc, 1) << log();
   json s = read_json(dir_ + "/summary.json");
   const auto& e = s.at("endpoints");
   ASSERT_EQ(e.size(), 4u) << s.dump(2);
@@ -99,13 +98,12 @@ TEST_F(BurnNetns, SummaryNamesTheSlowHostsCableAfterAProbeStage) {
                      ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) + "," + addr(2) +
                      "," + addr(3) + " --fabric " + dir_ + "/tree.net --routing adaptive --endpoints " + dir_ +
                      "/endpoints";
-  int rc = run_burn(4, args, dir_);
-  std::string log = read_text(dir_ + "/mpirun.log");
-  EXPECT_EQ(rc, 1) << log;
+  int rc = run_burn(4, args);
+  EXPECT_EQ(rc, 1) << log();
   std::vector<std::string> stage_names;
   for (auto& l : read_jsonl(dir_ + "/results.jsonl"))
     if (l.at("type") == "stage") stage_names.push_back(l.at("name"));
-  ASSERT_GE(stage_names.size(), 2u) << log;
+  ASSERT_GE(stage_names.size(), 2u) << log();
   EXPECT_EQ(stage_names[1].rfind("probe", 0), 0u) << stage_names[1];
   json s = read_json(dir_ + "/summary.json");
   ASSERT_EQ(s.at("suspects").size(), 2u) << s.at("suspects").dump(1);  // host002's cable, both ways
@@ -115,5 +113,5 @@ TEST_F(BurnNetns, SummaryNamesTheSlowHostsCableAfterAProbeStage) {
     EXPECT_NE(ends.find("host002 mlx5_0[1]"), std::string::npos) << ends;
     EXPECT_NE(ends.find("leaf01[2]"), std::string::npos) << ends;
   }
-  EXPECT_NE(log.find("suspect_cable"), std::string::npos) << log;
+  EXPECT_NE(log().find("suspect_cable"), std::string::npos) << log();
 }

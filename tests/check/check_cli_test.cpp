@@ -2,15 +2,14 @@
 // exit codes (0 clean, 1 findings, 2 bad input), the JSON shape, snapshots merged, and the
 // inferred node-name-map.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <sys/wait.h>
 
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tests/check/fabric_builder.h"
+#include "tests/support/temp_dir.h"
 #include "topo/fabric_io.h"
 #include "topo/node_name_map.h"
 #include "wiring/fat_tree.h"
@@ -18,8 +17,6 @@
 
 namespace ibburn {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct CliRun {
   int exit_code = -1;
@@ -35,7 +32,8 @@ std::string slurp(const std::string& path) {
 
 class TopoCheckCli : public ::testing::Test {
  protected:
-  std::string dir;
+  ibburn::testing::TempDir tmp;
+  const std::string dir = tmp.path();
   wiring::FatTreeDesign design = [] {
     wiring::FatTreeSpec s;
     s.tiers = 3, s.radix = 8, s.hosts = 15, s.hcas_per_host = 2;
@@ -45,13 +43,9 @@ class TopoCheckCli : public ::testing::Test {
   std::string plan, map;
 
   void SetUp() override {
-    char tmpl[] = "/tmp/ibburn-check-cli-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     plan = write("plan.csv", wiring::to_csv(design.wiring));
     map = write("switches.map", wiring::node_name_map(design).to_text());
   }
-  void TearDown() override { fs::remove_all(dir); }
 
   std::string write(const std::string& name, const std::string& text) {
     std::ofstream(dir + "/" + name) << text;

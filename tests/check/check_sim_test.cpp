@@ -2,16 +2,14 @@
 // the plan (or changed through the ibsim console), then checked live through umad2sim, with
 // the node-name-map and with switch names inferred (switches report a generic description).
 #include <gtest/gtest.h>
-#include <stdlib.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tests/support/sim_fabric.h"
+#include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring.h"
@@ -19,7 +17,6 @@
 namespace ibburn {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::SimFabric;
 using testing::SimOptions;
 using wiring::Tier;
@@ -62,16 +59,11 @@ class TopoCheckSim : public ::testing::Test {
  protected:
   wiring::FatTreeDesign plan = small_design();
   wiring::FatTreeDesign cabled = plan;  // what the simulator is cabled as
-  std::string dir;
+  testing::TempDir tmp;
+  const std::string dir = tmp.path();
 
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
-    char tmpl[] = "/tmp/ibburn-check-sim-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir = tmpl;
-  }
-  void TearDown() override {
-    if (!dir.empty()) fs::remove_all(dir);
   }
 
   std::string write(const std::string& name, const std::string& text) {

@@ -14,6 +14,7 @@
 #include "counters/thresholds.h"
 #include "ibqueryerrors_output.h"
 #include "tests/support/sim_fabric.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using ibburn::testing::SimFabric;
@@ -53,9 +54,6 @@ class CountersSim : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
-    dir_ = ::testing::TempDir() + "counters-sim-" + std::to_string(getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    make_dirs(dir_);
     write_file_atomic(dir_ + "/net", kNet);
     sim_ = std::make_unique<SimFabric>(dir_ + "/net");
     // The fabric with the LIDs opensm assigned, as ibburn --fabric reads it.
@@ -105,7 +103,9 @@ class CountersSim : public ::testing::Test {
     return ports;
   }
 
-  std::string dir_, fabric_;
+  ibburn::testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
+  std::string fabric_;
   std::unique_ptr<SimFabric> sim_;
 };
 

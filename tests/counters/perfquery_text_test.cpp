@@ -6,15 +6,15 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "ibqueryerrors_output.h"
+#include "tests/support/corpus.h"
 
 using namespace ibburn;
 using namespace ibburn::counters;
 
-static std::string corpus(const std::string& rel) {
-  return read_file(std::string(IBBURN_CORPUS_DIR) + "/" + rel);
-}
+static std::string corpus(const std::string& rel) { return read_file(ibburn::testing::corpus_path(rel)); }
 
 TEST(PerfqueryText, ExtendedSwitchCountersFromARealEdrSwitch) {
+  IBBURN_SKIP_WITHOUT_CORPUS();
   auto blocks = parse_perfquery_text(corpus("perfquery/x-l-edr-switch-osc-treydock.txt"), "pq");
   ASSERT_EQ(blocks.size(), 2u);
   EXPECT_EQ(blocks[0].attribute, "Port extended counters");
@@ -38,6 +38,7 @@ TEST(PerfqueryText, ExtendedSwitchCountersFromARealEdrSwitch) {
 }
 
 TEST(PerfqueryText, OtherAttributesParseButCarryNoPortCounters) {
+  IBBURN_SKIP_WITHOUT_CORPUS();
   auto blocks = parse_perfquery_text(corpus("perfquery/E-rcverrdetails-osc-treydock.txt"), "pq");
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_EQ(blocks[0].attribute, "PortRcvErrorDetails counters");
@@ -69,6 +70,7 @@ TEST(PerfqueryText, MalformedLinesNameTheLine) {
 }
 
 TEST(IbqueryerrorsCorpus, CounterNamesAreOursAndSaturationShows) {
+  IBBURN_SKIP_WITHOUT_CORPUS();
   auto out = counters::testing::parse_ibqueryerrors(
       corpus("ibqueryerrors/sx6036-fdr-linux-rdma-2021.txt"));
   EXPECT_EQ(out.summary_bad_ports, 14);

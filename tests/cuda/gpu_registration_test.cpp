@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <sys/eventfd.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include "rdma/verbs_objects.h"
 #include "common/error.h"
 #include "tests/burn/verbs/soft_hca.h"
+#include "tests/support/temp_dir.h"
 
 namespace ibburn::testing {
 namespace {
@@ -27,17 +27,12 @@ class GpuRegistrationTest : public ::testing::Test {
     rdma::DeviceList list(hca.api());
     ctx = rdma::open_context(hca.api(), list.find("soft0"));
     pd = rdma::alloc_pd(ctx);
-    sysfs = fs::temp_directory_path() /
-            ("ibburn-sysfs-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(sysfs);
     request.device_ptr = memory.data();
     request.length = memory.size();
     request.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
     request.sysfs_root = sysfs.string();
     request.export_dmabuf = [] { return ::eventfd(0, EFD_CLOEXEC); };  // any open fd will do
   }
-  void TearDown() override { fs::remove_all(sysfs); }
   void add_peer_memory(const std::string& rel) {
     fs::create_directories((sysfs / rel).parent_path());
     std::ofstream(sysfs / rel) << "1.0\n";
@@ -47,7 +42,8 @@ class GpuRegistrationTest : public ::testing::Test {
   rdma::Context ctx;
   rdma::ProtectionDomain pd;
   std::vector<char> memory = std::vector<char>(1 << 20);
-  fs::path sysfs;
+  TempDir tmp;
+  const fs::path sysfs = tmp.path();
   cuda::GpuRegistrationRequest request;
 };
 

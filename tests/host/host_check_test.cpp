@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "tests/host/sysfs_fixture.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using namespace ibburn::host;
@@ -65,7 +66,7 @@ class HostCheck : public ::testing::Test {
     return *found;
   }
 
-  fixture::TempDir dir_;
+  ibburn::testing::TempDir dir_;
   int runs_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/host/sysfs_fixture.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -37,7 +38,7 @@ class HostCli : public ::testing::Test {
   void SetUp() override {
     if (!std::filesystem::exists(kBinary)) GTEST_SKIP() << kBinary << " not built";
   }
-  ibburn::host::fixture::TempDir dir_;
+  ibburn::testing::TempDir dir_;
 };
 
 TEST_F(HostCli, FixtureWithAnX8HcaExitsOneAndWritesJson) {

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "tests/host/sysfs_fixture.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn::host;
 
@@ -49,7 +50,7 @@ TEST(Kmsg, ParsesRawKmsgRecordsUnknownPartsAndSkipsOtherLines) {
 }
 
 TEST(Kmsg, ReadsADeviceOrFileWithoutBlocking) {
-  fixture::TempDir dir;
+  ibburn::testing::TempDir dir;
   std::string path = dir.path() + "/kmsg";
   std::ofstream(path) << "6,1,1,-;pci 0000:1b:00.0: 126.024 Gb/s available PCIe bandwidth, limited by "
                          "32.0 GT/s PCIe x4 link at 0000:1a:01.0 (capable of 504.112 Gb/s with 32.0 GT/s "

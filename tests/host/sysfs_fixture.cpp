@@ -1,7 +1,5 @@
 #include "tests/host/sysfs_fixture.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -177,17 +175,6 @@ std::string write_sysfs(const ServerSpec& s, const std::string& root_str) {
     else put(root / "kernel/mm/memory_peers" / m / "version", "1.3-0\n");
   }
   return root_str;
-}
-
-TempDir::TempDir() {
-  std::string tmpl = ::testing::TempDir() + "ibburn-host-XXXXXX";
-  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed in " + ::testing::TempDir());
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
 }
 
 }  // namespace ibburn::host::fixture

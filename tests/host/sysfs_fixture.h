@@ -55,19 +55,6 @@ std::string hca_bdf(int n);
 std::string gpu_port_bdf(int n);  // the switch downstream port above GPU n
 std::string hca_port_bdf(int n);
 
-// A fresh directory under the test temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 // Writes the server under root (which must exist); returns root.
 std::string write_sysfs(const ServerSpec& s, const std::string& root);
 

@@ -2,9 +2,7 @@
 // read every switch's forwarding table, plan, and check the coverage proof independently of
 // the planner (every cable direction has a stage; no stage asks a cable for more than 100%).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -12,6 +10,7 @@
 
 #include "common/file_io.h"
 #include "tests/support/sim_fabric.h"
+#include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 
@@ -22,11 +21,7 @@ class PlanOnIbsim : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!testing::SimFabric::available()) GTEST_SKIP() << "ibsim/opensm/umad2sim not installed";
-    dir_ = ::testing::TempDir() + "ibburn-plan-sim-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    make_dirs(dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // Plans `design` on the live simulated fabric; returns the proof and the plan, and keeps
   // the fabric (fabric.json) and its forwarding tables (lfts.json) in dir_.
@@ -53,7 +48,8 @@ class PlanOnIbsim : public ::testing::Test {
     if (then) then(fabric);
   }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
 };
 
 void expect_full_coverage(const wiring::FatTreeDesign& design, const nlohmann::json& proof,

@@ -4,9 +4,7 @@
 #include "plan/simulated_burn.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 
 #include "burn/plan.h"
@@ -15,6 +13,7 @@
 #include "plan/burn_localize.h"
 #include "plan/plan_output.h"
 #include "plan/planner.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using namespace ibburn::plan;
@@ -35,8 +34,6 @@ std::shared_ptr<const RouteModel> small_tree() {
 class SimulatedBurnTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "ibburn-simburn-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     model_ = small_tree();
     run_.routes = model_;
     run_.endpoints = all_hca_ports(model_->fabric);
@@ -46,7 +43,6 @@ class SimulatedBurnTest : public ::testing::Test {
     o_.quiet = true;
     o_.duration = std::chrono::seconds(10);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   void explain_with(int probes) {
     auto m = model_;
     o_.explainer = [m, probes] { return std::make_shared<RouteExplainer>(m, probes); };
@@ -63,7 +59,8 @@ class SimulatedBurnTest : public ::testing::Test {
   }
   json summary() { return json::parse(read_file(dir_ + "/summary.json")); }
 
-  std::string dir_;
+  ibburn::testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
   std::shared_ptr<const RouteModel> model_;
   SimulatedBurn run_;
   burn::BurnOptions o_;

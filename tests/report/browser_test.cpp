@@ -2,11 +2,11 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <unistd.h>
 
 #include "common/file_io.h"
 #include "report/fabric_map.h"
 #include "report/html_report.h"
+#include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 
 using namespace ibburn;
@@ -48,19 +48,20 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
                    {"min_rx_gbps", 391.0}});
   run.burn = nlohmann::json{{"verdict", "fail"}, {"endpoints", eps}};
 
-  const fs::path dir = fs::path(IBBURN_BINARY_DIR) / "tests" / "report";
-  fs::create_directories(dir);
-  const fs::path html = dir / ("field-notes-report-" + std::to_string(getpid()) + ".html");
-  const fs::path png = dir / "field-notes-report.png";
-  const fs::path dom = dir / ("field-notes-dom-" + std::to_string(getpid()) + ".html");
-  write_file_atomic(html.string(), report::html_report(run, &fabric, "field-notes fabric"));
-  char profile[] = "/tmp/ibburn-chromium-XXXXXX";
-  ASSERT_NE(mkdtemp(profile), nullptr);
-  const std::string flags = std::string("timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+  // The screenshot stays in the build tree to look at; the rest (and Chromium's profile)
+  // goes with the test's directory. Chromium keeps its default TMPDIR: its singleton socket
+  // goes there (removed at exit), and a path in the build tree is too long for a socket.
+  const fs::path png = fs::path(IBBURN_BINARY_DIR) / "tests" / "report" / "field-notes-report.png";
+  fs::create_directories(png.parent_path());
+  ibburn::testing::TempDir tmp;
+  const std::string html = tmp.file("report.html");
+  const std::string dom = tmp.file("dom.html");
+  write_file_atomic(html, report::html_report(run, &fabric, "field-notes fabric"));
+  const std::string flags = "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
       "--no-first-run --disable-background-networking --disable-component-update --disable-sync "
-      "--user-data-dir=") + profile + " --window-size=1400,1000 ";
-  ASSERT_EQ(std::system((flags + "--dump-dom file://" + html.string() + " > " + dom.string() + " 2>/dev/null").c_str()), 0);
-  const std::string dumped = read_file(dom.string());
+      "--user-data-dir=" + tmp.file("profile") + " --window-size=1400,1000 ";
+  ASSERT_EQ(std::system((flags + "--dump-dom file://" + html + " > " + dom + " 2>/dev/null").c_str()), 0);
+  const std::string dumped = read_file(dom);
   EXPECT_NE(dumped.find(R"(<pre id="js-errors" style="color:#d93025"></pre>)"), std::string::npos)
       << "script errors: " << dumped.substr(dumped.find("js-errors"), 300);
   EXPECT_NE(dumped.find("<svg"), std::string::npos);
@@ -70,8 +71,7 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   // The slow endpoint's and the bad cable's leaves show their verdicts.
   EXPECT_NE(dumped.find(std::string("fill=\"") + report::colour(report::CableVerdict::Slow)), std::string::npos);
   EXPECT_NE(dumped.find(std::string("fill=\"") + report::colour(report::CableVerdict::Errors)), std::string::npos);
-  ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html.string() + " >/dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html + " >/dev/null 2>&1").c_str()), 0);
   EXPECT_GT(fs::file_size(png), 10000u);
   std::cout << "screenshot: " << png << "\n";
-  fs::remove(html), fs::remove(dom), fs::remove_all(profile);
 }

@@ -1,24 +1,13 @@
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <unistd.h>
-
 #include "common/error.h"
 #include "report/history.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using namespace ibburn::report;
-namespace fs = std::filesystem;
 
 namespace {
-fs::path temp_db() {
-  const auto* t = testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = fs::temp_directory_path() / ("ibburn-report-" + std::to_string(getpid()) + "-" + t->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir / "history.db";
-}
-
 // A run where gpu001..gpu004 burn; `slow` hosts are slow; counters see two cables, one bad.
 RunData run_with(std::vector<std::string> slow, bool bad_cable) {
   RunData run;
@@ -81,14 +70,15 @@ TEST(ReportHistory, BurnSuspectsAndPreflightAreObservations) {
 }
 
 TEST(ReportHistory, RanksRepeatOffendersAndListsGolden) {
-  const auto db = temp_db();
+  ibburn::testing::TempDir tmp;
+  const std::string db = tmp.file("history.db");
   {
-    History h(db.string());
+    History h(db);
     h.record("run1", 1000, run_with({"gpu003"}, false));
     h.record("run2", 2000, run_with({"gpu003", "gpu004"}, true));
     h.record("run3", 3000, run_with({"gpu003"}, true));
   }
-  History h(db.string());  // reopened: the runs are on disk
+  History h(db);  // reopened: the runs are on disk
   auto r = h.rank(10);
   EXPECT_EQ(r.runs, 3);
   ASSERT_FALSE(r.failing.empty());
@@ -117,7 +107,6 @@ TEST(ReportHistory, RanksRepeatOffendersAndListsGolden) {
   const std::string text = format_history(h.rank(10), 0);
   EXPECT_NE(text.find("history: last 3 run(s)"), std::string::npos) << text;
   EXPECT_NE(text.find("golden hosts (1): gpu001"), std::string::npos) << text;
-  fs::remove_all(db.parent_path());
 }
 
 TEST(ReportHistory, UnwritableDatabaseIsAnEnvironmentError) {

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # scripts/simfabric end to end: start (with opensm), run, console (accepted and rejected),
 # resweep, stop leaves no process and no directory. Exit 77 = skipped (no ibsim).
+#   usage: simfabric_test.sh REPO WORKDIR
 set -euo pipefail
 root=$1
+work=$2
 command -v ibsim >/dev/null && command -v opensm >/dev/null || exit 77
 sim=$root/scripts/simfabric
-work=$(mktemp -d)
+rm -rf "$work"
+mkdir -p "$work/tmp"
 trap 'SIMFABRIC_DIR= "$sim" stop --dir "$work/sim" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# simfabric's last-fabric file and anything its commands write go to $TMPDIR; umad2sim
+# makes ./sys-<pid> in the working directory.
+export TMPDIR=$work/tmp
+cd "$work"
 cat >"$work/net" <<'NET'
 Switch 8 "sf-sw1"
 [1] "sf-h1"[1] # lid 0 4xHDR

@@ -149,13 +149,10 @@ bool SimFabric::available() {
          ::access(kUmad2sim, R_OK) == 0;
 }
 
-SimFabric::SimFabric(const std::string& netfile, SimOptions options) : options_(std::move(options)) {
+SimFabric::SimFabric(const std::string& netfile, SimOptions options)
+    : options_(std::move(options)), sockname_("ibburn-sim-" + unique_tag()) {
   ::signal(SIGPIPE, SIG_IGN);  // a dead ibsim must fail console(), not kill the test
-  const std::string tag = unique_tag();
-  sockname_ = "ibburn-sim-" + tag;
-  std::string tmpl = (fs::temp_directory_path() / ("ibburn-sim-" + tag + "-XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("sim fabric: mkdtemp failed");
-  workdir_ = tmpl;
+  if (options_.keep_workdir) workdir_.keep();
   try {
     start(netfile);
   } catch (...) {
@@ -173,21 +170,17 @@ void SimFabric::stop() {
   ibsim_pid_ = -1;
   if (console_fd_ >= 0) ::close(console_fd_);
   console_fd_ = -1;
-  if (!workdir_.empty() && !options_.keep_workdir) {
-    std::error_code ec;
-    fs::remove_all(workdir_, ec);
-  }
 }
 
 // stdout carries the console prompts and replies; stderr the simulator's warnings.
 std::string SimFabric::ibsim_log() const {
-  return read_text(workdir_ + "/ibsim.out") + read_text(workdir_ + "/ibsim.err");
+  return read_text(workdir() + "/ibsim.out") + read_text(workdir() + "/ibsim.err");
 }
-std::string SimFabric::console_log() const { return read_text(workdir_ + "/ibsim.out"); }
-std::string SimFabric::opensm_log() const { return read_text(workdir_ + "/osm/opensm.log"); }
+std::string SimFabric::console_log() const { return read_text(workdir() + "/ibsim.out"); }
+std::string SimFabric::opensm_log() const { return read_text(workdir() + "/osm/opensm.log"); }
 
 void SimFabric::start(const std::string& netfile) {
-  const std::string net_copy = workdir_ + "/net";
+  const std::string net_copy = workdir() + "/net";
   fs::copy_file(netfile, net_copy);
   NetSize size = measure_netfile(net_copy);
 
@@ -207,9 +200,10 @@ void SimFabric::start(const std::string& netfile) {
   int pipefd[2];
   if (::pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error("sim fabric: pipe failed");
   const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-  int out_fd = ::open((workdir_ + "/ibsim.out").c_str(), flags, 0644);
-  int err_fd = ::open((workdir_ + "/ibsim.err").c_str(), flags, 0644);
-  ibsim_pid_ = spawn(argv, {{"IBSIM_SOCKNAME", sockname_}}, workdir_, pipefd[0], out_fd, err_fd);
+  int out_fd = ::open((workdir() + "/ibsim.out").c_str(), flags, 0644);
+  int err_fd = ::open((workdir() + "/ibsim.err").c_str(), flags, 0644);
+  const std::map<std::string, std::string> ibsim_env{{"IBSIM_SOCKNAME", sockname_}, {"TMPDIR", workdir_.tmpdir()}};
+  ibsim_pid_ = spawn(argv, ibsim_env, workdir(), pipefd[0], out_fd, err_fd);
   ::close(pipefd[0]);
   ::close(out_fd);
   ::close(err_fd);
@@ -227,16 +221,16 @@ void SimFabric::start(const std::string& netfile) {
   prompts_seen_ = count_occurrences(console_log(), "sim> ");
 
   if (!options_.opensm) return;
-  fs::create_directories(workdir_ + "/osm");
+  fs::create_directories(workdir() + "/osm");
   std::map<std::string, std::string> osm_env = env();
-  osm_env["OSM_CACHE_DIR"] = workdir_ + "/osm";
-  osm_env["OSM_TMP_DIR"] = workdir_ + "/osm";
+  osm_env["OSM_CACHE_DIR"] = workdir() + "/osm";
+  osm_env["OSM_TMP_DIR"] = workdir() + "/osm";
   // -d2 flushes the log after each message, so sweeps can be counted (resweep()).
   // --sweep 0: sweeps happen at start, on traps from ibsim and on SIGHUP, never mid-test.
-  int osm_out = ::open((workdir_ + "/osm/opensm.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  std::vector<std::string> osm_argv = {"opensm", "-d2", "--sweep", "0", "-f", workdir_ + "/osm/opensm.log"};
+  int osm_out = ::open((workdir() + "/osm/opensm.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::vector<std::string> osm_argv = {"opensm", "-d2", "--sweep", "0", "-f", workdir() + "/osm/opensm.log"};
   osm_argv.insert(osm_argv.end(), options_.opensm_args.begin(), options_.opensm_args.end());
-  opensm_pid_ = spawn(osm_argv, osm_env, workdir_, -1, osm_out, osm_out);
+  opensm_pid_ = spawn(osm_argv, osm_env, workdir(), -1, osm_out, osm_out);
   ::close(osm_out);
   wait_for_sm(deadline);
 }
@@ -253,7 +247,7 @@ void SimFabric::wait_for_sm(Clock::time_point deadline) {
   while (!sm_ready()) {
     if (!alive(opensm_pid_)) {
       opensm_pid_ = -1;
-      throw std::runtime_error("sim fabric: opensm exited:\n" + read_text(workdir_ + "/osm/opensm.out") +
+      throw std::runtime_error("sim fabric: opensm exited:\n" + read_text(workdir() + "/osm/opensm.out") +
                                opensm_log());
     }
     if (Clock::now() > deadline)
@@ -263,7 +257,8 @@ void SimFabric::wait_for_sm(Clock::time_point deadline) {
 }
 
 std::map<std::string, std::string> SimFabric::env() const {
-  std::map<std::string, std::string> e{{"IBSIM_SOCKNAME", sockname_}, {"LD_PRELOAD", kUmad2sim}};
+  std::map<std::string, std::string> e{
+      {"IBSIM_SOCKNAME", sockname_}, {"LD_PRELOAD", kUmad2sim}, {"TMPDIR", workdir_.tmpdir()}};
   if (!options_.sim_host.empty()) e["SIM_HOST"] = options_.sim_host;
   return e;
 }
@@ -281,7 +276,7 @@ CommandResult SimFabric::run(const std::vector<std::string>& argv, std::chrono::
     throw std::runtime_error("sim fabric: pipe failed");
   }
   // umad2sim creates ./sys-<pid> in the working directory: keep that in ours.
-  int pid = spawn(argv, e, workdir_, -1, out[1], err[1]);
+  int pid = spawn(argv, e, workdir(), -1, out[1], err[1]);
   ::close(out[1]);
   ::close(err[1]);
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace ibburn::testing {
 
 struct SimOptions {
@@ -56,11 +58,12 @@ class SimFabric {
   // Re-runs the SM sweep and waits until LIDs/routes are settled again (after link changes).
   void resweep();
 
-  // Environment a child process needs to reach this fabric (IBSIM_SOCKNAME, LD_PRELOAD...).
+  // Environment a child process needs to reach this fabric (IBSIM_SOCKNAME, LD_PRELOAD...),
+  // and a TMPDIR inside the work directory.
   std::map<std::string, std::string> env() const;
   const std::string& sockname() const { return sockname_; }
   // Working directory of commands run(); also holds the logs (removed by the destructor).
-  const std::string& workdir() const { return workdir_; }
+  const std::string& workdir() const { return workdir_.path(); }
   std::string ibsim_log() const;    // console output and warnings
   std::string console_log() const;  // console output only
   std::string opensm_log() const;
@@ -71,9 +74,9 @@ class SimFabric {
   bool sm_ready() const;
   void wait_for_sm(std::chrono::steady_clock::time_point deadline);
 
-  std::string sockname_;
-  std::string workdir_;
   SimOptions options_;
+  std::string sockname_;
+  TempDir workdir_;
   int ibsim_pid_ = -1;
   int opensm_pid_ = -1;
   int console_fd_ = -1;

@@ -3,11 +3,12 @@
 #include "tests/support/sim_fabric.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
+
+#include "tests/support/temp_dir.h"
 
 namespace ibburn::testing {
 namespace {
@@ -49,12 +50,9 @@ class SimFabricTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm/umad2sim not installed";
-    dir_ = fs::temp_directory_path() /
-           ("sim-fabric-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  TempDir tmp_;
+  const fs::path dir_ = tmp_.path();
 };
 
 int count_matches(const std::string& text, const std::string& re) {

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "fabric_expect.h"
+#include "tests/support/corpus.h"
 #include "topo/fabric_io.h"
 
 using namespace ibburn;
@@ -15,7 +16,9 @@ using namespace ibburn::topo::testing;
 
 namespace {
 
-std::string corpus(const std::string& name) { return std::string(IBBURN_CORPUS_DIR) + "/ibnetdiscover/" + name; }
+std::string corpus(const std::string& name) { return ibburn::testing::corpus_path("ibnetdiscover/" + name); }
+
+using FabricCorpus = ibburn::testing::CorpusTest;
 
 // The given 1-based lines of a corpus file, in that order.
 std::string read_corpus_lines(const std::string& name, std::initializer_list<int> lines) {
@@ -37,7 +40,7 @@ constexpr LinkRate kUnknownRate{};
 
 }  // namespace
 
-TEST(FabricCorpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
+TEST_F(FabricCorpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
   Fabric f = load_fabric_file(corpus("infiniscale3-2009-noSpeed-ompi-users-7713.txt"));
   EXPECT_EQ(f.switch_count(), 1u);
   EXPECT_EQ(f.ca_count(), 24u);
@@ -59,7 +62,7 @@ TEST(FabricCorpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
   EXPECT_EQ(f.islands().size(), 1u);
 }
 
-TEST(FabricCorpus, Sx6036FatTreeWithFdr10Uplinks) {
+TEST_F(FabricCorpus, Sx6036FatTreeWithFdr10Uplinks) {
   Fabric f = load_fabric_file(corpus("sx6036-fdr10-qdr-2014-loginoff.txt"));
   EXPECT_EQ(f.switch_count(), 8u);
   EXPECT_EQ(f.ca_count(), 144u);
@@ -83,7 +86,7 @@ TEST(FabricCorpus, Sx6036FatTreeWithFdr10Uplinks) {
   EXPECT_EQ(tank1.ports[2].guid, 0xf452140300081a22u);
 }
 
-TEST(FabricCorpus, Is5600JanusLargeUngroupedDump) {
+TEST_F(FabricCorpus, Is5600JanusLargeUngroupedDump) {
   Fabric f = load_fabric_file(corpus("is5600-qdr-janus-2014-mlunacek.txt"));
   EXPECT_EQ(f.switch_count(), 214u);
   EXPECT_EQ(f.ca_count(), 1356u);
@@ -101,7 +104,7 @@ TEST(FabricCorpus, Is5600JanusLargeUngroupedDump) {
   EXPECT_EQ(with32, 1u);
 }
 
-TEST(FabricCorpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
+TEST_F(FabricCorpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
   Fabric f = load_fabric_file(corpus("qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt"));
   EXPECT_EQ(f.switch_count(), 2u);
   EXPECT_EQ(f.ca_count(), 13u);
@@ -122,7 +125,7 @@ TEST(FabricCorpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
   EXPECT_EQ(node_by_guid(f, 0x0c42a103008b40d0).ports[1].guid, 0xc42a103008b40d0u);
 }
 
-TEST(FabricCorpus, RedactedQm9700DumpFailsAtTheFirstRedactedGuid) {
+TEST_F(FabricCorpus, RedactedQm9700DumpFailsAtTheFirstRedactedGuid) {
   try {
     load_fabric_file(corpus("qm9700-ndr200-charlie0129-redacted.txt"));
     FAIL() << "a redacted dump must not load";
@@ -135,7 +138,7 @@ TEST(FabricCorpus, RedactedQm9700DumpFailsAtTheFirstRedactedGuid) {
   }
 }
 
-TEST(FabricCorpus, Ibdiagnet2VariantWithPortLabels) {
+TEST_F(FabricCorpus, Ibdiagnet2VariantWithPortLabels) {
   Fabric f = load_fabric_file(corpus("ibdiagnet2-qm9700-ndr-sequoia-2025-gary-minghuili.txt"));
   EXPECT_EQ(f.switch_count(), 9u);
   EXPECT_EQ(f.ca_count(), 263u);
@@ -158,7 +161,7 @@ TEST(FabricCorpus, Ibdiagnet2VariantWithPortLabels) {
   EXPECT_EQ(node_by_guid(f, 0xb0cf0e0300e5b948).ports[1].label, "1");
 }
 
-TEST(FabricCorpus, PortsReportFromOsc) {
+TEST_F(FabricCorpus, PortsReportFromOsc) {
   Fabric f = load_fabric_file(corpus("ports-p-edr-osc-treydock-test.txt"));
   // GUIDs in the file: 4 switches (…9ce5b0, …5c2740, …b07320, 08c0eb…) and 3 CA ports.
   EXPECT_EQ(f.switch_count(), 4u);
@@ -187,7 +190,7 @@ TEST(FabricCorpus, PortsReportFromOsc) {
   EXPECT_EQ(split.ports[80].active, (LinkRate{Width::X4, Speed::SDR}));
 }
 
-TEST(FabricCorpus, HandAssembledPortsReportContradictsItself) {
+TEST_F(FabricCorpus, HandAssembledPortsReportContradictsItself) {
   // Lines 1 and 5 link the same Aggregation Node port to two different switch ports (and
   // give it two LIDs): the file was assembled from several fabrics (SOURCES.md).
   try {
@@ -201,7 +204,7 @@ TEST(FabricCorpus, HandAssembledPortsReportContradictsItself) {
   }
 }
 
-TEST(FabricCorpus, MessyPortsReportLinesParse) {
+TEST_F(FabricCorpus, MessyPortsReportLinesParse) {
   // The consistent lines of test2.txt: irregular columns, spaces inside the quotes.
   std::string text = read_corpus_lines("ports-p-hdr-treydock-test2.txt", {1, 2, 3, 4, 6});
   Fabric f = parse_fabric_text(text, "test2-subset");

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "tests/support/sim_fabric.h"
+#include "tests/support/temp_dir.h"
 #include "topo/fabric_io.h"
 #include "topo/ibnd_fabric.h"
 #include "topo/node_name_map.h"
@@ -62,12 +63,7 @@ class DiscoverTest : public ::testing::Test {
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm/umad2sim not installed";
     if (!fs::exists(kIbburn)) GTEST_SKIP() << kIbburn << " not built";
-    dir_ = fs::temp_directory_path() /
-           ("ibburn-discover-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::string write(const std::string& name, const std::string& text) {
     const fs::path p = dir_ / name;
@@ -85,7 +81,8 @@ class DiscoverTest : public ::testing::Test {
     return topo::load_fabric_file(out);
   }
 
-  fs::path dir_;
+  TempDir tmp_;
+  const fs::path dir_ = tmp_.path();
 };
 
 // Every cable is there, joining the right ports, at the right width and speed; no others.
@@ -223,15 +220,15 @@ TEST_F(DiscoverTest, CacheFileLoadsToTheLiveFabric) {
 }
 
 TEST(IbndCache, RejectsOtherFiles) {
-  const fs::path p = fs::temp_directory_path() / ("ibnd-cache-test-" + std::to_string(::getpid()));
+  TempDir tmp;
+  const std::string p = tmp.file("not-a-cache");
   std::ofstream(p) << "# not a cache\n";
-  EXPECT_FALSE(topo::is_ibnd_cache(p.string()));
-  EXPECT_THROW(topo::load_ibnd_cache(p.string()), InputError);
+  EXPECT_FALSE(topo::is_ibnd_cache(p));
+  EXPECT_THROW(topo::load_ibnd_cache(p), InputError);
   // The right magic with nothing behind it: libibnetdisc refuses, we say so.
   std::ofstream(p, std::ios::binary).write("\x2b\x83\xe7\x8f\x01", 5);
-  EXPECT_TRUE(topo::is_ibnd_cache(p.string()));
-  EXPECT_THROW(topo::load_ibnd_cache(p.string()), InputError);
-  fs::remove(p);
+  EXPECT_TRUE(topo::is_ibnd_cache(p));
+  EXPECT_THROW(topo::load_ibnd_cache(p), InputError);
 }
 
 // A generated fat-tree: the discovered fabric (named by the generated node-name-map)
@@ -294,15 +291,15 @@ TEST(DiscoverWithoutFabric, ExitsThreeWithAMessage) {
   if (!fs::exists(kIbburn)) GTEST_SKIP() << kIbburn << " not built";
   if (fs::exists("/sys/class/infiniband") && !fs::is_empty("/sys/class/infiniband"))
     GTEST_SKIP() << "this machine has InfiniBand devices";
-  const fs::path err = fs::temp_directory_path() / ("ibburn-nofabric-" + std::to_string(::getpid()));
-  const std::string cmd = "env -u LD_PRELOAD '" + kIbburn + "' topo discover -o /dev/null 2> '" + err.string() + "'";
+  TempDir tmp;
+  const std::string err = tmp.file("stderr");
+  const std::string cmd = "env -u LD_PRELOAD '" + kIbburn + "' topo discover -o /dev/null 2> '" + err + "'";
   int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 3);
   std::ifstream in(err);
   std::string msg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(msg.find("no InfiniBand device"), std::string::npos) << msg;
-  fs::remove(err);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 
 #include "common/file_io.h"
 #include "fabric_expect.h"
+#include "tests/support/corpus.h"
+#include "tests/support/temp_dir.h"
 #include "topo/fabric_io.h"
 
 using namespace ibburn;
@@ -25,19 +27,15 @@ bool have(const char* tool) {
   return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-class FabricInIbsim : public ::testing::Test {
+class FabricInIbsim : public ibburn::testing::CorpusTest {
  protected:
   void SetUp() override {
+    CorpusTest::SetUp();
+    if (IsSkipped()) return;
     if (!have("ibsim") || !have("ibnetdiscover") || !fs::exists(kUmad2sim))
       GTEST_SKIP() << "ibsim, ibnetdiscover or umad2sim is not installed";
     std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = fs::temp_directory_path() / ("ibburn-topo-io-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     sock_ = "ibburn-topo-io-" + std::to_string(getpid()) + "-" + name;
-  }
-  void TearDown() override {
-    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
   }
 
   // Starts ibsim on `netfile`, runs ibnetdiscover against it, stops ibsim; returns the
@@ -60,7 +58,7 @@ class FabricInIbsim : public ::testing::Test {
   }
 
   void expect_ibsim_reproduces(const std::string& corpus_name) {
-    Fabric original = load_fabric_file(std::string(IBBURN_CORPUS_DIR) + "/ibnetdiscover/" + corpus_name);
+    Fabric original = load_fabric_file(ibburn::testing::corpus_path("ibnetdiscover/" + corpus_name));
     fs::path net = dir_ / "fabric.net";
     save_fabric_file(original, net.string());
     std::string text = discover_in_ibsim(net);
@@ -86,7 +84,8 @@ class FabricInIbsim : public ::testing::Test {
     }
   }
 
-  fs::path dir_;
+  ibburn::testing::TempDir tmp_;
+  const fs::path dir_ = tmp_.path();
   std::string sock_;
 };
 

@@ -1,13 +1,14 @@
 // Writing a fabric and reading it back gives the same model: text -> model -> text -> model
 // for ibnetdiscover text, model -> JSON -> model for snapshots.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
 #include "common/error.h"
 #include "common/file_io.h"
 #include "fabric_expect.h"
+#include "tests/support/corpus.h"
+#include "tests/support/temp_dir.h"
 #include "topo/fabric_io.h"
 
 using namespace ibburn;
@@ -24,7 +25,7 @@ const char* const kPlainDumps[] = {
 const char* const kPortsReports[] = {"ports-p-edr-osc-treydock-test.txt"};
 
 Fabric load_corpus(const std::string& name) {
-  return load_fabric_file(std::string(IBBURN_CORPUS_DIR) + "/ibnetdiscover/" + name);
+  return load_fabric_file(ibburn::testing::corpus_path("ibnetdiscover/" + name));
 }
 
 // Every field the model has, with values a text dump cannot carry (JSON only).
@@ -94,17 +95,10 @@ Fabric text_fields_only(const Fabric& f) {
   return out;
 }
 
-fs::path temp_dir() {
-  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  fs::path d = fs::temp_directory_path() / ("ibburn-roundtrip-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 }  // namespace
 
 TEST(FabricRoundTrip, EveryPlainDumpSurvivesTextAndJson) {
+  IBBURN_SKIP_WITHOUT_CORPUS();
   for (const char* name : kPlainDumps) {
     SCOPED_TRACE(name);
     Fabric a = load_corpus(name);
@@ -117,6 +111,7 @@ TEST(FabricRoundTrip, EveryPlainDumpSurvivesTextAndJson) {
 }
 
 TEST(FabricRoundTrip, PortsReportSurvivesJson) {
+  IBBURN_SKIP_WITHOUT_CORPUS();
   for (const char* name : kPortsReports) {
     Fabric a = load_corpus(name);
     expect_same_fabric(a, parse_fabric_text(to_json_text(a), "written.json"));
@@ -141,7 +136,8 @@ TEST(FabricRoundTrip, TextKeepsTopologyRatesLidsGuidsAndLabels) {
 }
 
 TEST(FabricRoundTrip, SaveChoosesFormatByExtensionAndLoadSniffsIt) {
-  fs::path dir = temp_dir();
+  ibburn::testing::TempDir tmp;
+  const fs::path dir = tmp.path();
   Fabric a = everything_fabric();
   save_fabric_file(a, (dir / "f.json").string());
   save_fabric_file(a, (dir / "f.topo").string());
@@ -149,7 +145,6 @@ TEST(FabricRoundTrip, SaveChoosesFormatByExtensionAndLoadSniffsIt) {
   EXPECT_EQ(read_file((dir / "f.topo").string()).substr(0, 1), "#");
   expect_same_fabric(a, load_fabric_file((dir / "f.json").string()));
   expect_same_fabric(text_fields_only(a), load_fabric_file((dir / "f.topo").string()));
-  fs::remove_all(dir);
 }
 
 TEST(FabricRoundTrip, TextRefusesWhatItCannotName) {

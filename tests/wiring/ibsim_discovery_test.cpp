@@ -3,14 +3,12 @@
 // generated node-name-map) is exactly the generated plan: every cable, port, width and speed
 // (at the rate ibsim simulates).
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 
 #include "common/error.h"
 #include "common/file_io.h"
 #include "plan_rows.h"
 #include "tests/support/sim_fabric.h"
+#include "tests/support/temp_dir.h"
 #include "topo/fabric_io.h"
 #include "wiring/fat_tree.h"
 #include "wiring/from_fabric.h"
@@ -21,10 +19,8 @@ namespace {
 
 // Discovers `design` in ibsim with ibnetdiscover; returns the discovered fabric.
 topo::Fabric discover(const FatTreeDesign& design, const NetfileOptions& options) {
-  ::testing::TestInfo const* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string dir = ::testing::TempDir() + "ibburn-wiring-disc-" + std::to_string(::getpid()) + "-" + info->name();
-  make_dirs(dir);
-  const std::string net = dir + "/design.net";
+  testing::TempDir dir;
+  const std::string net = dir.file("design.net");
   write_file_atomic(net, to_ibsim_netfile(design, options));
   testing::SimOptions sim;
   sim.opensm = false;  // ibnetdiscover walks directed routes: no SM needed
@@ -32,7 +28,6 @@ topo::Fabric discover(const FatTreeDesign& design, const NetfileOptions& options
   testing::SimFabric fabric(net, sim);
   testing::CommandResult r = fabric.run({"ibnetdiscover"}, std::chrono::seconds(180));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::filesystem::remove_all(dir);
   return topo::parse_fabric_text(r.out, "ibnetdiscover-in-ibsim");
 }
 

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "common/file_io.h"
+#include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 
@@ -118,17 +119,15 @@ TEST(WiringNetfile, SizesFollowTheDesignAndTheFile) {
 std::string run_ibsim(const std::string& netfile_text, const std::vector<std::string>& args) {
   static std::atomic<int> serial{0};
   const std::string tag = "ibburn-wiring-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
-  auto dir = std::filesystem::temp_directory_path() / tag;
-  std::filesystem::create_directories(dir);
-  const std::string net = (dir / "fabric.net").string();
-  const std::string out = (dir / "console.out").string();
+  testing::TempDir dir;
+  const std::string net = dir.file("fabric.net");
+  const std::string out = dir.file("console.out");
   write_file_atomic(net, netfile_text);
   std::string cmd = "printf 'Dump\\nQuit\\n' | IBSIM_SOCKNAME=" + tag + " timeout 120 ibsim -s";
   for (const std::string& a : args) cmd += " " + a;
   cmd += " " + net + " > " + out + " 2>&1";
   int rc = std::system(cmd.c_str());
   std::string text = std::filesystem::exists(out) ? read_file(out) : "";
-  std::filesystem::remove_all(dir);
   EXPECT_EQ(rc, 0) << text.substr(0, 4000);
   return text;
 }

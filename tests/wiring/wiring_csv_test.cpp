@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "tests/support/temp_dir.h"
 #include "wiring/wiring.h"
 
 namespace ibburn::wiring {
@@ -113,9 +114,8 @@ TEST(WiringCsv, RoundTripIsExact) {
 }
 
 TEST(WiringCsv, LoadNamesTheFile) {
-  auto dir = std::filesystem::temp_directory_path() / ("wiring_csv_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string path = (dir / "plan.csv").string();
+  testing::TempDir dir;
+  const std::string path = dir.file("plan.csv");
   write_file_atomic(path, std::string(kHeader) + "a,1,b,1,,\nc,1,d,x,,\n");
   try {
     load_wiring_csv(path);
@@ -125,7 +125,7 @@ TEST(WiringCsv, LoadNamesTheFile) {
     EXPECT_EQ(e.line(), 3);
     EXPECT_EQ(std::string(e.what()), path + ":3: bad b_port 'x' (expected a port number 1..254)");
   }
-  std::filesystem::remove_all(dir);
+  std::filesystem::remove(path);
   EXPECT_THROW(load_wiring_csv(path), InputError);  // unreadable file
 }
 

@@ -1,6 +1,5 @@
 // Host payload memory: NUMA node discovery from sysfs, registration, pattern fill/verify.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include "burn/transport.h"
 #include "burn/verbs/payload_memory.h"
 #include "tests/burn/verbs/soft_hca.h"
+#include "tests/support/temp_dir.h"
 
 namespace ibburn::testing {
 namespace {
@@ -17,12 +17,12 @@ using namespace burn::verbs;
 namespace fs = std::filesystem;
 
 TEST(HostMemory, NumaNodeOfTheHcaComesFromSysfs) {
-  const fs::path root = fs::temp_directory_path() / ("ibburn-numa-" + std::to_string(::getpid()));
+  TempDir tmp;
+  const fs::path root = tmp.path();
   fs::create_directories(root / "class/infiniband/mlx5_3/device");
   std::ofstream(root / "class/infiniband/mlx5_3/device/numa_node") << "1\n";
   EXPECT_EQ(rdma_device_numa_node("mlx5_3", root.string()), 1);
   EXPECT_EQ(rdma_device_numa_node("mlx5_9", root.string()), -1);  // no such device
-  fs::remove_all(root);
 }
 
 TEST(HostMemory, RegistersFillsAndVerifies) {
