@@ -52,8 +52,10 @@ TempDir::TempDir(const std::string& tag) {
   keep_ = env_set("IBBURN_KEEP_TEST_TMP");
 }
 
-TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)), keep_(other.keep_) {
+TempDir::TempDir(TempDir&& other) noexcept
+    : path_(std::move(other.path_)), tmpdir_(std::move(other.tmpdir_)), keep_(other.keep_) {
   other.path_.clear();
+  other.tmpdir_.clear();
 }
 
 TempDir::~TempDir() {
@@ -63,12 +65,24 @@ TempDir::~TempDir() {
     return;
   }
   std::error_code ec;
+  if (!tmpdir_.empty()) fs::remove_all(tmpdir_, ec);
   fs::remove_all(path_, ec);
 }
 
 std::string TempDir::tmpdir() const {
-  const std::string dir = path_ + "/tmp";
-  ::mkdir(dir.c_str(), 0700);
+  if (!tmpdir_.empty()) return tmpdir_;
+  // Open MPI's Unix sockets live under TMPDIR and sun_path holds 108 bytes: in a deep checkout
+  // the children get a short directory in /tmp instead, removed with this one.
+  std::string dir = path_ + "/tmp";
+  if (dir.size() > kMaxTmpdirLength) {
+    std::string tmpl = "/tmp/ibburn-test-XXXXXX";
+    if (!::mkdtemp(tmpl.data()))
+      throw std::runtime_error("TempDir: cannot create " + tmpl + ": " + std::strerror(errno));
+    dir = tmpl;
+  } else {
+    ::mkdir(dir.c_str(), 0700);
+  }
+  tmpdir_ = dir;
   return dir;
 }
 

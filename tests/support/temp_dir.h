@@ -24,13 +24,16 @@ class TempDir {
   const std::string& path() const { return path_; }
   // path()/name, for the files a test writes.
   std::string file(const std::string& name) const { return path_ + "/" + name; }
-  // A directory for child processes' TMPDIR, created on first use.
+  // A directory for child processes' TMPDIR, created on first use: path()/tmp, or a short
+  // directory in /tmp (removed with this one) when that path is too long for Unix sockets.
   std::string tmpdir() const;
   // Leave this directory behind (printed at destruction) to look at after a failure.
   void keep() { keep_ = true; }
 
  private:
+  static constexpr size_t kMaxTmpdirLength = 48;
   std::string path_;
+  mutable std::string tmpdir_;  // made by tmpdir() on first use
   bool keep_ = false;
 };
 
