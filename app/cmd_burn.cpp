@@ -1,50 +1,15 @@
-// `ibburn burn`: MPI-launched traffic through every endpoint at once (burn/engine.h).
+// `ibburn burn`: MPI-launched traffic through every endpoint at once (burn/engine.h), or the
+// fluid model over a fabric (plan/burn_run.h).
 #include <memory>
-#include <stdexcept>
 
 #include "app/command.h"
 #include "burn/engine.h"
+#include "burn/transport_opts.h"
 #include "common/error.h"
-#include "common/file_io.h"
-#include "plan/burn_localize.h"
-#include "plan/plan_output.h"
-#include "plan/route_model.h"
-#include "plan/simulated_burn.h"
+#include "plan/burn_run.h"
 
 namespace ibburn::app {
 namespace {
-
-std::size_t size_arg(const std::string& text) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = text.substr(used);
-  const unsigned long long mult = unit.empty() ? 1 : unit == "K" || unit == "KiB" ? 1ull << 10
-                                  : unit == "M" || unit == "MiB" ? 1ull << 20
-                                  : unit == "G" || unit == "GiB" ? 1ull << 30 : 0;
-  if (used == 0 || mult == 0 || v == 0)
-    throw Error(kExitInput, "--msg-size: \"" + text + "\" is not a size (e.g. 65536, 1M, 8MiB)");
-  return static_cast<std::size_t>(v * mult);
-}
-
-// `--transport sim`: every rank is an HCA port of the fabric, and the fluid model moves
-// the bytes (plan/simulated_burn.h).
-int run_simulated(const burn::BurnOptions& o, std::shared_ptr<const plan::RouteModel> model,
-                  const std::string& endpoints_file, const std::vector<std::string>& degrade) {
-  plan::SimulatedBurn run;
-  run.routes = model;
-  run.endpoints = endpoints_file.empty()
-                      ? plan::all_hca_ports(model->fabric)
-                      : plan::parse_endpoints(read_file(endpoints_file), endpoints_file, model->fabric);
-  const int ranks = static_cast<int>(run.endpoints.size());
-  run.plan = o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
-  for (const auto& d : degrade) plan::parse_degrade(d, model->fabric, *model->cables, run.degrade);
-  return plan::run_simulated_burn(run, o);
-}
 
 Registrar reg([](CLI::App& root) {
   auto o = std::make_shared<burn::BurnOptions>();
@@ -94,16 +59,14 @@ Registrar reg([](CLI::App& root) {
       ->capture_default_str();
   cmd->add_option("--host-expect", o->host_expect, "preflight: expectations file (docs/host.md)");
   cmd->add_flag("--host-memory", o->host_memory, "verbs: send from host memory, not each HCA's paired GPU");
-  auto routes = std::make_shared<plan::RouteOptions>();
-  auto endpoints = std::make_shared<std::string>();
-  auto degrade = std::make_shared<std::vector<std::string>>();
-  auto probes = std::make_shared<int>(6);
-  add_route_options(*cmd, *routes);
-  cmd->add_option("--endpoints", *endpoints,
+  auto r = std::make_shared<plan::BurnRouteOptions>();
+  // --timeout is the burn's own: live discovery keeps its defaults.
+  add_route_options(*cmd, r->routes, false);
+  cmd->add_option("--endpoints", r->endpoints,
                   "rank -> HCA port GUID file: sim's ranks (default: every HCA port); with --fabric, the ports "
                   "of ranks whose transport reports none (TCP over IPoIB)");
-  cmd->add_option("--degrade", *degrade, "sim: NODE[PORT]=FRACTION cable capacity");
-  cmd->add_option("--probes", *probes, "with --fabric: at most this many probe stages to localise a slow cable")
+  cmd->add_option("--degrade", r->degrade, "sim: NODE[PORT]=FRACTION cable capacity");
+  cmd->add_option("--probes", r->probes, "with --fabric: at most this many probe stages to localise a slow cable")
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
   cmd->callback([=] {
@@ -111,35 +74,11 @@ Registrar reg([](CLI::App& root) {
     o->timeout = duration_option(*timeout, "--timeout");
     o->stall_timeout = duration_option(*stall, "--stall-timeout");
     if (o->duration.count() <= 0) throw Error(kExitInput, "--duration must be positive");
-    if (!msg->empty()) o->message_size = size_arg(*msg);
-    for (const auto& kv : *opts) {
-      auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw Error(kExitInput, "--opt expects KEY=VALUE, got \"" + kv + "\"");
-      o->extra[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    if (!msg->empty()) o->message_size = size_option(*msg, "--msg-size");
+    o->extra = burn::parse_transport_opts(*opts);
     o->host_check = !*no_host_check;
-    const bool sim = o->transport == "sim";
-    if (sim) {
-      std::shared_ptr<const plan::RouteModel> model = plan::load_route_model(*routes);
-      o->explainer = [model, n = *probes]() -> std::shared_ptr<burn::Explainer> {
-        return std::make_shared<plan::RouteExplainer>(model, n);
-      };
-      return set_exit_code(run_simulated(*o, model, *endpoints, *degrade));
-    }
-    if (!degrade->empty()) throw Error(kExitInput, "--degrade is for --transport sim");
-    if (!endpoints->empty() && !cmd->count("--fabric")) throw Error(kExitInput, "--endpoints needs --fabric");
-    if (cmd->count("--fabric")) {
-      // Read on rank 0 only, when the run starts.
-      o->explainer = [routes, file = *endpoints, n = *probes]() -> std::shared_ptr<burn::Explainer> {
-        std::shared_ptr<const plan::RouteModel> m = plan::load_route_model(*routes);
-        std::vector<uint64_t> guids;
-        if (!file.empty())
-          for (const auto& p : plan::parse_endpoints(read_file(file), file, m->fabric))
-            guids.push_back(m->fabric.port(p).guid);
-        return std::make_shared<plan::RouteExplainer>(m, n, std::move(guids));
-      };
-    }
-    set_exit_code(burn::run_burn(*o));
+    r->fabric_given = cmd->count("--fabric") > 0;
+    set_exit_code(plan::run_burn_with_routes(*o, *r));
   });
 });
 

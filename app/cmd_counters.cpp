@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "app/command.h"
+#include "app/fabric_options.h"
 #include "common/error.h"
 #include "counters/counters_run.h"
 
@@ -12,15 +13,12 @@ namespace {
 
 // Options shared by the sweep and watch, bound to one CountersRunOptions.
 void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
-  cmd.add_option("--fabric", o.fabric_file,
-                 "fabric file with LIDs (ibnetdiscover text, cache, or ibburn JSON); "
-                 "default: discover live");
-  cmd.add_option("-C,--ca", o.sweep.mad.ca, "HCA to send MADs from (default: first)");
-  cmd.add_option("-P,--port", o.sweep.mad.port, "HCA port (default: first active)");
+  // The fabric needs its LIDs (a file written on the fabric, or live); --timeout and
+  // --retries below serve discovery and the sweep alike.
+  add_fabric_options(cmd, o.fabric, FabricOptionSet().no_discovery_knobs());
   cmd.add_option("--thresholds", o.thresholds_file,
                  "ibqueryerrors threshold file (Name=value); default: infiniband-diags' "
                  "suggested values");
-  cmd.add_option("--node-name-map", o.node_name_map, "node-name-map file");
   cmd.add_option("--json", o.json_out, "write {\"ports\": [...], \"findings\": [...]} here");
   cmd.add_option("--save", o.save, "save this sweep's counters as a snapshot (for --baseline)");
   cmd.add_flag("--clear", o.sweep.clear, "reset the counters after reading them");

@@ -1,10 +1,9 @@
-// `ibburn host check`: per-host GPUDirect preflight (host/host_check.h).
+// `ibburn host check`: per-host GPUDirect preflight (host/host_run.h).
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
-#include "common/file_io.h"
-#include "host/host_check.h"
+#include "host/host_run.h"
 
 namespace ibburn::app {
 namespace {
@@ -27,10 +26,7 @@ void add_host_check(CLI::App& root) {
     host::CheckOptions o = *opts;
     if (!kmsg->empty()) o.kmsg_file = *kmsg;
     if (!expect->empty()) o.expect_file = *expect;
-    host::HostReport report = host::check_host(o);
-    host::print_report(std::cout, report);
-    if (!json_out->empty()) write_file_atomic(*json_out, host::to_json(report).dump(2) + "\n");
-    set_exit_code(exit_code_for(report.findings));
+    set_exit_code(host::run_host_check(o, *json_out, std::cout));
   });
 }
 

@@ -4,43 +4,31 @@
 #include <memory>
 
 #include "app/command.h"
-#include "common/file_io.h"
+#include "app/fabric_options.h"
 #include "report/history.h"
-#include "report/html_report.h"
-#include "report/prometheus.h"
-#include "topo/fabric_io.h"
+#include "report/report_run.h"
 
 namespace ibburn::app {
 namespace {
-
-struct ReportArgs {
-  std::string dir, html, fabric, prometheus, history;
-};
 
 void add_report(CLI::App& root) {
   CLI::App* cmd = root.add_subcommand(
       "report", "Turn a run directory (summary.json, topo.json, counters.json, host-*.json) into an "
                 "HTML page, Prometheus metrics and a history record");
-  auto a = std::make_shared<ReportArgs>();
+  auto a = std::make_shared<report::ReportRunOptions>();
   cmd->add_option("DIR", a->dir, "run directory")->required();
   cmd->add_option("-o,--output", a->html, "write the self-contained HTML report here");
-  cmd->add_option("--fabric", a->fabric, "fabric file (any topo format) for the map");
+  add_fabric_options(*cmd, a->fabric, FabricOptionSet().default_is("no map"));
+  // The names label the map: without a fabric there is nothing to name.
+  cmd->get_option("--node-name-map")->needs("--fabric");
   cmd->add_option("--prometheus", a->prometheus, "write node_exporter textfile metrics here (.prom)");
   cmd->add_option("--history", a->history, "record the run in this SQLite database");
-  cmd->callback([a] {
-    const report::RunData run = report::load_run_dir(a->dir);
-    if (!a->html.empty()) {
-      std::unique_ptr<topo::Fabric> fabric;
-      if (!a->fabric.empty()) fabric = std::make_unique<topo::Fabric>(topo::load_fabric_file(a->fabric));
-      write_file_atomic(a->html, report::html_report(run, fabric.get(), "ibburn report: " + a->dir));
-    }
-    if (!a->prometheus.empty()) write_file_atomic(a->prometheus, report::prometheus_text(run));
-    if (!a->history.empty()) {
-      const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-          std::chrono::system_clock::now().time_since_epoch()).count();
-      const auto id = report::History(a->history).record(a->dir, now, run);
-      std::cerr << "report: recorded as run " << id << " in " << a->history << "\n";
-    }
+  cmd->callback([cmd, a] {
+    a->with_fabric = cmd->count("--fabric") > 0;
+    a->unix_time = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+    set_exit_code(report::run_report(*a, std::cerr));
   });
 
   CLI::App* hist = root.add_subcommand("history", "Rank hosts, HCAs and cables by failures over the last N runs; list the golden set");

@@ -1,18 +1,15 @@
 // `ibburn wiring gen fat-tree` (design files for a fat tree) and `ibburn wiring from-fabric`
-// (a wiring CSV from a golden fabric). Other files add more `wiring` subcommands.
-#include <chrono>
+// (a wiring CSV from a golden fabric): wiring/wiring_run.h. Other files add more `wiring`
+// subcommands.
 #include <iostream>
-
-#include <fmt/format.h>
+#include <memory>
 
 #include "app/command.h"
+#include "app/fabric_options.h"
 #include "common/error.h"
-#include "common/file_io.h"
-#include "topo/fabric_io.h"
-#include "topo/node_name_map.h"
 #include "wiring/fat_tree.h"
-#include "wiring/from_fabric.h"
 #include "wiring/ibsim_netfile.h"
+#include "wiring/wiring_run.h"
 
 namespace ibburn::app {
 namespace {
@@ -56,47 +53,7 @@ void run_gen(GenArgs a, const CLI::App& cmd) {
   spec.rate = *rate;
   if (a.packed) spec.rail_optimized = false;
 
-  auto t0 = std::chrono::steady_clock::now();
-  wiring::FatTreeDesign design = wiring::generate_fat_tree(spec);
-  wiring::NetfileOptions net;
-  net.generic_switch_descriptions = a.generic;
-  write_file_atomic(a.prefix + ".csv", wiring::to_csv(design));
-  write_file_atomic(a.prefix + ".net", wiring::to_ibsim_netfile(design, net));
-  write_file_atomic(a.prefix + ".node-name-map",
-                    "# switch names written by ibburn wiring gen fat-tree\n" + node_name_map(design).to_text());
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  std::cout << wiring::describe(design);
-  std::cout << fmt::format("wrote {}.csv ({} cables), {}.net ({} switches, {} HCAs{}), {}.node-name-map ({} "
-                           "switches) in {:.2f} s\n",
-                           a.prefix, design.wiring.cables.size(), a.prefix, design.switches.size(),
-                           design.hcas.size(), a.generic ? ", generic switch descriptions" : "", a.prefix,
-                           design.switches.size(), secs);
-  topo::LinkRate sim = wiring::ibsim_rate(spec.rate);
-  if (sim != spec.rate)
-    std::cout << fmt::format("note: the netfile simulates {} (ibsim 0.10 knows speeds up to HDR); the CSV says {}\n",
-                             topo::to_string(sim), topo::to_string(spec.rate));
-  wiring::IbsimSizes sizes = wiring::ibsim_sizes(design);
-  std::string args;
-  for (const std::string& s : sizes.args()) args += s + " ";
-  std::cout << "simulate: IBSIM_SOCKNAME=<unique> ibsim -s " << args << a.prefix << ".net\n";
-  if (sizes.lids_exhausted)
-    std::cout << "note: more ports than unicast LIDs (49151): an SM cannot address this whole fabric\n";
-}
-
-struct FromFabricArgs {
-  std::string fabric;
-  std::string out;
-  std::string node_name_map;
-};
-
-void run_from_fabric(const FromFabricArgs& a) {
-  topo::Fabric fabric = topo::load_fabric_file(a.fabric);
-  if (!a.node_name_map.empty()) topo::NodeNameMap::load(a.node_name_map).apply(fabric);
-  wiring::Wiring w = wiring::wiring_from_fabric(fabric, a.fabric);
-  write_file_atomic(a.out, "# written by ibburn wiring from-fabric " + a.fabric + "\n" + wiring::to_csv(w));
-  std::cout << fmt::format("wrote {} ({} cables; fabric: {} switches, {} CAs)\n", a.out, w.cables.size(),
-                           fabric.switch_count(), fabric.ca_count());
+  set_exit_code(wiring::run_fat_tree_gen({spec, a.generic, a.prefix}, std::cout));
 }
 
 Registrar reg([](CLI::App& root) {
@@ -126,12 +83,11 @@ Registrar reg([](CLI::App& root) {
   ft.add_option("-o,--output", g->prefix, "Output prefix")->required();
   ft.callback([g, &ft] { run_gen(*g, ft); });
 
-  auto f = std::make_shared<FromFabricArgs>();
-  CLI::App& ff = *wiring.add_subcommand("from-fabric", "Wiring CSV from a golden fabric file (every link once)");
-  ff.add_option("FABRIC", f->fabric, "Fabric file: JSON snapshot, ibnetdiscover text or cache")->required();
+  auto f = std::make_shared<wiring::FromFabricOptions>();
+  CLI::App& ff = *wiring.add_subcommand("from-fabric", "Wiring CSV from a golden fabric (every link once)");
+  add_fabric_options(ff, f->fabric, FabricOptionSet().positional_name("FABRIC"));
   ff.add_option("-o,--output", f->out, "Wiring CSV to write")->required();
-  ff.add_option("--node-name-map", f->node_name_map, "Switch names (0xGUID \"name\" per line)");
-  ff.callback([f] { run_from_fabric(*f); });
+  ff.callback([f] { set_exit_code(wiring::run_from_fabric(*f, std::cout)); });
 });
 
 }  // namespace

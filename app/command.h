@@ -2,6 +2,7 @@
 // Each app/cmd_*.cpp registers its subcommands with a static Registrar, so adding a
 // command touches no shared file. The CLI only parses arguments and calls library code.
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -25,10 +26,12 @@ CLI::App& group(CLI::App& parent, const std::string& name, const std::string& de
 
 // Parses a duration option ("10s", "1h"); a bad value is a usage error naming the option.
 std::chrono::milliseconds duration_option(const std::string& text, const char* option);
+// Parses a size option ("65536", "1M", "8MiB"); a bad value is a usage error naming the option.
+std::size_t size_option(const std::string& text, const char* option);
 
-// --fabric, -C/-P, --node-name-map, --routing, --lfts, --save-lfts: where the fabric and its
-// routes come from (`plan`, `plan localize`, `burn`). Defined in cmd_plan.cpp.
-void add_route_options(CLI::App& cmd, plan::RouteOptions& options);
+// The fabric options (app/fabric_options.h) and --routing, --lfts, --save-lfts: where the
+// fabric and its routes come from (`plan`, `plan localize`, `burn`). Defined in cmd_plan.cpp.
+void add_route_options(CLI::App& cmd, plan::RouteOptions& options, bool discovery_knobs = true);
 
 // A command callback reports its exit code here (default 0).
 void set_exit_code(int code);

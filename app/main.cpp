@@ -5,6 +5,7 @@
 #include "common/duration.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
+#include "common/size.h"
 
 namespace ibburn::app {
 namespace {
@@ -30,6 +31,14 @@ void set_exit_code(int code) { g_exit_code = code; }
 std::chrono::milliseconds duration_option(const std::string& text, const char* option) {
   try {
     return parse_duration(text);
+  } catch (const std::invalid_argument& e) {
+    throw Error(kExitInput, std::string(option) + ": " + e.what());
+  }
+}
+
+std::size_t size_option(const std::string& text, const char* option) {
+  try {
+    return parse_size(text);
   } catch (const std::invalid_argument& e) {
     throw Error(kExitInput, std::string(option) + ": " + e.what());
   }

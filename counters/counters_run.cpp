@@ -10,25 +10,15 @@
 #include "common/interrupt.h"
 #include "counters/counter_check.h"
 #include "counters/counter_delta.h"
-#include "topo/fabric_io.h"
-#include "topo/ibnd_fabric.h"
-#include "topo/node_name_map.h"
 
 namespace ibburn::counters {
 namespace {
 
 topo::Fabric load_fabric(const CountersRunOptions& o) {
-  topo::Fabric fabric;
-  if (!o.fabric_file.empty()) {
-    fabric = topo::load_fabric_file(o.fabric_file);
-  } else {
-    topo::DiscoverOptions d;
-    d.ca = o.sweep.mad.ca;
-    d.port = o.sweep.mad.port;
-    fabric = topo::discover_live(d);
-  }
-  if (!o.node_name_map.empty()) topo::NodeNameMap::load(o.node_name_map).apply(fabric);
-  return fabric;
+  topo::FabricSource source = o.fabric;
+  source.live.timeout = o.sweep.mad.timeout;
+  source.live.retries = o.sweep.mad.retries;
+  return source.load();
 }
 
 void write_json(const std::string& path, const Snapshot& snap,
@@ -66,6 +56,8 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
 
   topo::Fabric fabric = load_fabric(o);
   SweepOptions sweep_options = o.sweep;
+  sweep_options.mad.ca = o.fabric.live.ca;
+  sweep_options.mad.port = o.fabric.live.port;
   sweep_options.port_state = sweep_options.port_state || o.watch;
   // Findings alone come from the error sweep; snapshots, deltas, clearing and watch need
   // every port's counters.

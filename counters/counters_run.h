@@ -7,13 +7,15 @@
 
 #include "counters/sweep.h"
 #include "counters/watch.h"
+#include "topo/fabric_source.h"
 
 namespace ibburn::counters {
 
 struct CountersRunOptions {
-  std::string fabric_file;     // empty: discover live through mad.ca / mad.port
+  // Files or live discovery; MADs go out through its -C/-P, discovery uses the sweep's
+  // per-MAD timeout and retries.
+  topo::FabricSource fabric;
   std::string thresholds_file; // empty: infiniband-diags' suggested thresholds
-  std::string node_name_map;
   std::string json_out;        // {"time_ms", "ports": [...], "findings": [...]}
   std::string baseline;        // snapshot (or --json output) of an earlier sweep
   std::string save;            // write this sweep's snapshot here

@@ -218,14 +218,14 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
     shifts_ = std::make_unique<ProbeShifts>(std::move(order));
   }
   RankPairs used;
-  std::vector<Flow> slow;
+  std::vector<PlannedFlow> slow;
   for (const auto& f : summary.json.at("flows")) {
-    Flow flow{f.at("from").get<int>(), f.at("to").get<int>()};
+    PlannedFlow flow{f.at("from").get<int>(), f.at("to").get<int>()};
     used.insert({flow.src, flow.dst});
     const std::string v = f.at("verdict").get<std::string>();
     if (v == "slow" || v == "failed") slow.push_back(flow);
   }
-  std::vector<Flow> probe = next_probe(found, slow, *routes_->cables, *routes_->router, ports_, used, *shifts_);
+  std::vector<PlannedFlow> probe = next_probe(found, slow, *routes_->cables, *routes_->router, ports_, used, *shifts_);
   if (probe.empty()) return std::nullopt;
   burn::Stage st;
   st.name = fmt::format("probe {}", extra_run + 1);

@@ -79,7 +79,7 @@ burn::Plan to_burn_plan(const PlanResult& result, const std::string& name) {
   for (size_t s = 0; s < result.stages.size(); ++s) {
     burn::Stage st;
     st.name = "stage " + std::to_string(s + 1);
-    for (const Flow& f : result.stages[s]) st.flows.push_back({f.src, f.dst, false, 0});
+    for (const PlannedFlow& f : result.stages[s]) st.flows.push_back({f.src, f.dst, false, 0});
     p.stages.push_back(std::move(st));
   }
   return p;

@@ -13,7 +13,7 @@ double endpoint_gbps(const CableIndex& cables, topo::PortEnd p) {
 }
 
 struct Candidate {
-  std::vector<Flow> flows;
+  std::vector<PlannedFlow> flows;
   std::vector<double> load;
   size_t gain = 0;
   size_t unroutable = 0;
@@ -23,12 +23,12 @@ struct Candidate {
 // Routes the flows in order and admits each one only if no edge on its path would exceed
 // max_load (first fit): linear in the routes' size, and overloads never occur.
 Candidate evaluate(const CableIndex& cables, const Router& router,
-                   const std::vector<topo::PortEnd>& endpoints, const std::vector<Flow>& flows,
+                   const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows,
                    double max_load) {
   Candidate c;
   c.load.assign(cables.size(), 0.0);
   PathShares path;
-  for (const Flow& f : flows) {
+  for (const PlannedFlow& f : flows) {
     topo::PortEnd s = endpoints[f.src], d = endpoints[f.dst];
     double rate = std::min(endpoint_gbps(cables, s), endpoint_gbps(cables, d));
     path.clear();
@@ -96,7 +96,7 @@ std::vector<int> switch_order(const topo::Fabric& fabric, const std::vector<topo
 
 std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
                                 const std::vector<topo::PortEnd>& endpoints,
-                                const std::vector<Flow>& flows) {
+                                const std::vector<PlannedFlow>& flows) {
   return evaluate(cables, router, endpoints, flows, std::numeric_limits<double>::infinity()).load;
 }
 
@@ -153,7 +153,7 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
   while (result.covered < cables.size() && static_cast<int>(result.stages.size()) < options.max_stages) {
     Candidate best;
     for (int k : ks) {
-      std::vector<Flow> flows(n);
+      std::vector<PlannedFlow> flows(n);
       for (size_t i = 0; i < n; ++i) flows[i] = {order[i], order[(i + k) % n]};
       Candidate c = evaluate(cables, router, endpoints, flows, options.max_load);
       for (EdgeId e = 0; e < c.load.size(); ++e)

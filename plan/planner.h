@@ -14,10 +14,12 @@
 
 namespace ibburn::plan {
 
-struct Flow {
+// One flow of a planned stage between ranks; the burn's own flow with its options is
+// burn::Flow (burn/plan.h), which to_burn_plan() produces from these.
+struct PlannedFlow {
   int src = 0;  // rank
   int dst = 0;  // rank
-  bool operator==(const Flow&) const = default;
+  bool operator==(const PlannedFlow&) const = default;
 };
 
 struct PlanOptions {
@@ -33,7 +35,7 @@ struct EdgeCoverage {
 };
 
 struct PlanResult {
-  std::vector<std::vector<Flow>> stages;
+  std::vector<std::vector<PlannedFlow>> stages;
   std::vector<EdgeCoverage> coverage;  // indexed by EdgeId
   int lower_bound = 1;
   size_t covered = 0;                  // edges with stage >= 0
@@ -43,7 +45,7 @@ struct PlanResult {
 // Per-edge load (fraction of capacity) of one stage, flows at their endpoints' line rate.
 std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
                                 const std::vector<topo::PortEnd>& endpoints,
-                                const std::vector<Flow>& flows);
+                                const std::vector<PlannedFlow>& flows);
 
 // rank -> HCA port; every endpoint must be cabled.
 PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,

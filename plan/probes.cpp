@@ -47,7 +47,7 @@ class ProbeStage {
     flows_.push_back({src, dst});
     return true;
   }
-  std::vector<Flow>& flows() { return flows_; }
+  std::vector<PlannedFlow>& flows() { return flows_; }
 
  private:
   const CableIndex& cables_;
@@ -56,7 +56,7 @@ class ProbeStage {
   RankPairs taken_;
   std::vector<char> sends_, receives_;
   std::vector<double> load_;  // Gb/s asked of each edge
-  std::vector<Flow> flows_;
+  std::vector<PlannedFlow> flows_;
 };
 
 bool crosses(const PathShares& path, EdgeId e) {
@@ -65,7 +65,7 @@ bool crosses(const PathShares& path, EdgeId e) {
 
 }  // namespace
 
-std::vector<Flow> tie_breaking_probe(const std::vector<Suspect>& suspects, const std::vector<Flow>& slow,
+std::vector<PlannedFlow> tie_breaking_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
                                      const CableIndex& cables, const Router& router,
                                      const std::vector<topo::PortEnd>& endpoints, const RankPairs& used) {
   ProbeStage stage(cables, router, endpoints, used);
@@ -79,7 +79,7 @@ std::vector<Flow> tie_breaking_probe(const std::vector<Suspect>& suspects, const
     tied.insert(s.edge);
     std::set<std::vector<EdgeId>> signatures;
     int slow_used = 0;
-    for (const Flow& f : slow) {
+    for (const PlannedFlow& f : slow) {
       if (slow_used == kSlowFlowsPerSuspect || signatures.size() >= tied.size()) break;
       if (!endpoints[f.src].valid() || !endpoints[f.dst].valid()) continue;
       path.clear();
@@ -101,16 +101,16 @@ std::vector<Flow> tie_breaking_probe(const std::vector<Suspect>& suspects, const
   return std::move(stage.flows());
 }
 
-std::vector<Flow> ProbeShifts::next() {
+std::vector<PlannedFlow> ProbeShifts::next() {
   const int n = static_cast<int>(order_.size());
   // Shifts +1, -1, +2, -2, ...: step j gives (j / 2 + 1) forward on even j, backward on odd.
   while (step_ < 2 * (n - 1)) {
     const int j = step_++;
     const int k = j % 2 == 0 ? j / 2 + 1 : n - (j / 2 + 1);
     if (k <= 0 || k >= n) continue;
-    std::vector<Flow> probe;
+    std::vector<PlannedFlow> probe;
     for (int i = 0; i < n; ++i) {
-      Flow f{order_[i], order_[(i + k) % n]};
+      PlannedFlow f{order_[i], order_[(i + k) % n]};
       if (!used_.count({f.src, f.dst})) probe.push_back(f);
     }
     if (probe.size() < static_cast<size_t>(n) / 2) continue;  // mostly repeats an earlier stage
@@ -120,12 +120,12 @@ std::vector<Flow> ProbeShifts::next() {
   return {};
 }
 
-std::vector<Flow> next_probe(const std::vector<Suspect>& suspects, const std::vector<Flow>& slow,
+std::vector<PlannedFlow> next_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
                              const CableIndex& cables, const Router& router,
                              const std::vector<topo::PortEnd>& endpoints, const RankPairs& used,
                              ProbeShifts& shifts) {
   for (const auto& [s, d] : used) shifts.mark_used(s, d);
-  std::vector<Flow> probe = tie_breaking_probe(suspects, slow, cables, router, endpoints, used);
+  std::vector<PlannedFlow> probe = tie_breaking_probe(suspects, slow, cables, router, endpoints, used);
   if (probe.empty()) return shifts.next();
   for (const auto& f : probe) shifts.mark_used(f.src, f.dst);
   return probe;

@@ -24,7 +24,7 @@ using RankPairs = std::set<std::pair<int, int>>;
 // `slow`: the slow directions so far (by rank); `endpoints`: rank -> HCA port (an invalid
 // PortEnd for a rank outside the fabric); `used`: pairs already run. Each rank sends at most
 // once and receives at most once. Empty when no suspect is tied or no flow splits a tie.
-std::vector<Flow> tie_breaking_probe(const std::vector<Suspect>& suspects, const std::vector<Flow>& slow,
+std::vector<PlannedFlow> tie_breaking_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
                                      const CableIndex& cables, const Router& router,
                                      const std::vector<topo::PortEnd>& endpoints, const RankPairs& used);
 
@@ -35,7 +35,7 @@ class ProbeShifts {
  public:
   explicit ProbeShifts(std::vector<int> order) : order_(std::move(order)) {}
   void mark_used(int src, int dst) { used_.insert({src, dst}); }
-  std::vector<Flow> next();
+  std::vector<PlannedFlow> next();
 
  private:
   std::vector<int> order_;
@@ -45,7 +45,7 @@ class ProbeShifts {
 
 // The next probe stage: tie-breaking flows when there are any, else the next shift.
 // Marks the probe's pairs used in `shifts`.
-std::vector<Flow> next_probe(const std::vector<Suspect>& suspects, const std::vector<Flow>& slow,
+std::vector<PlannedFlow> next_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
                              const CableIndex& cables, const Router& router,
                              const std::vector<topo::PortEnd>& endpoints, const RankPairs& used,
                              ProbeShifts& shifts);

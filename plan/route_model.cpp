@@ -5,27 +5,16 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "plan/lft_reader.h"
-#include "topo/fabric_io.h"
-#include "topo/ibnd_fabric.h"
-#include "topo/node_name_map.h"
 
 namespace ibburn::plan {
 
 std::unique_ptr<RouteModel> load_route_model(const RouteOptions& a) {
   auto r = std::make_unique<RouteModel>();
-  if (a.fabric == "live") {
-    topo::DiscoverOptions d;
-    d.ca = a.ca;
-    d.port = a.port;
-    r->fabric = topo::discover_live(d);
-  } else {
-    r->fabric = topo::load_fabric_file(a.fabric);
-  }
-  if (!a.node_name_map.empty()) topo::NodeNameMap::load(a.node_name_map).apply(r->fabric);
+  r->fabric = a.fabric.load();
   r->cables = std::make_unique<CableIndex>(r->fabric, 0);
   for (const auto& e : r->cables->edges())
     if (e.capacity_gbps <= 0)
-      throw InputError(a.fabric, 0, "link " + r->fabric.port_name(e.from) + " has no known rate");
+      throw InputError(a.fabric.name(), 0, "link " + r->fabric.port_name(e.from) + " has no known rate");
   if (a.routing == "adaptive") {
     r->router = std::make_unique<AdaptiveRouter>(r->fabric, *r->cables);
     return r;
@@ -33,8 +22,8 @@ std::unique_ptr<RouteModel> load_route_model(const RouteOptions& a) {
   if (a.routing != "lft") throw InputError("--routing", 0, "unknown routing '" + a.routing + "' (lft, adaptive)");
   if (!a.lfts.empty()) {
     r->lfts = load_lfts_json(a.lfts);
-  } else if (a.fabric == "live") {
-    r->lfts = read_forwarding_tables(r->fabric, {a.ca, a.port});
+  } else if (a.fabric.is_live()) {
+    r->lfts = read_forwarding_tables(r->fabric, {a.fabric.live.ca, a.fabric.live.port});
   } else {
     throw InputError("--routing", 0,
                      "lft routing needs the forwarding tables: use --fabric live, --lfts FILE, "

@@ -10,14 +10,12 @@
 #include "plan/cable_index.h"
 #include "plan/routing.h"
 #include "topo/fabric.h"
+#include "topo/fabric_source.h"
 
 namespace ibburn::plan {
 
 struct RouteOptions {
-  std::string fabric = "live";  // fabric file (snapshot, ibnetdiscover text) or "live"
-  std::string ca;               // live discovery: HCA and port
-  int port = 0;
-  std::string node_name_map;
+  topo::FabricSource fabric;    // default: live discovery
   std::string routing = "lft";  // "lft" or "adaptive"
   std::string lfts;             // forwarding tables saved earlier
   std::string save_lfts;        // where to save the tables read live

@@ -9,11 +9,11 @@ namespace ibburn::plan {
 namespace {
 
 void run_stage(const CableIndex& cables, const Router& router,
-               const std::vector<topo::PortEnd>& endpoints, const std::vector<Flow>& flows,
+               const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows,
                int stage, const std::vector<double>& capacity, double threshold,
                SimulationReport& report) {
   std::vector<FluidFlow> fluid;
-  for (const Flow& f : flows) fluid.push_back(fluid_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
+  for (const PlannedFlow& f : flows) fluid.push_back(fluid_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
   FluidResult r = simulate_max_min(fluid, capacity);
   double total = 0;
   for (size_t i = 0; i < flows.size(); ++i) {
@@ -47,7 +47,7 @@ std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::
 
 SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables,
                                const Router& router, const std::vector<topo::PortEnd>& endpoints,
-                               const std::vector<std::vector<Flow>>& stages,
+                               const std::vector<std::vector<PlannedFlow>>& stages,
                                const std::unordered_map<EdgeId, double>& degrade,
                                const SimulationOptions& options) {
   SimulationReport report;
@@ -62,12 +62,12 @@ SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cab
   ProbeShifts shifts(switch_order(fabric, endpoints));
   while (report.probe_stages < options.max_probe_stages) {
     RankPairs used;
-    std::vector<Flow> slow;
+    std::vector<PlannedFlow> slow;
     for (const auto& f : report.flows) {
       used.insert({f.flow.src, f.flow.dst});
       if (f.slow) slow.push_back(f.flow);
     }
-    std::vector<Flow> probe = next_probe(report.suspects, slow, cables, router, endpoints, used, shifts);
+    std::vector<PlannedFlow> probe = next_probe(report.suspects, slow, cables, router, endpoints, used, shifts);
     if (probe.empty()) break;
     run_stage(cables, router, endpoints, probe,
               static_cast<int>(stages.size()) + report.probe_stages, capacity, options.threshold,

@@ -17,7 +17,7 @@ namespace ibburn::plan {
 
 struct SimulatedFlow {
   int stage = 0;
-  Flow flow;
+  PlannedFlow flow;
   double expected_gbps = 0;
   double gbps = 0;
   bool slow = false;
@@ -41,7 +41,7 @@ FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortE
 
 SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables,
                                const Router& router, const std::vector<topo::PortEnd>& endpoints,
-                               const std::vector<std::vector<Flow>>& stages,
+                               const std::vector<std::vector<PlannedFlow>>& stages,
                                const std::unordered_map<EdgeId, double>& degrade,
                                const SimulationOptions& options);
 

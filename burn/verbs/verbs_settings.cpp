@@ -20,7 +20,7 @@ long long knob(const TransportOptions& o, const std::string& key, long long fall
     used = 0;
   }
   if (used == 0 || used != it->second.size() || v < lo || v > hi) {
-    throw InputError("--transport-opt", 0,
+    throw InputError("--opt", 0,
                      key + "=" + it->second + ": expected an integer from " + std::to_string(lo) +
                          " to " + std::to_string(hi));
   }

@@ -144,6 +144,17 @@ TEST_F(TopoCheckSim, CleanFabricHasNoFinding) {
   EXPECT_NE(summary_.find("topo check: OK"), std::string::npos) << summary_;
 }
 
+// `--fabric live` is live discovery, as without --fabric (it used to open a file named
+// "live"): an unplugged cable is found either way.
+TEST_F(TopoCheckSim, FabricLiveDiscovers) {
+  SimFabric f(write("net", netfile_text()));
+  f.console("Unlink \"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan, "leaf01").guid) + "\"[5]");
+  f.resweep();
+  int rc = -1;
+  EXPECT_EQ(check(f, {"live"}, &rc), (std::map<std::string, int>{{"missing", 1}})) << summary_;
+  EXPECT_EQ(rc, 1);
+}
+
 TEST_F(TopoCheckSim, UnpluggedCableIsMissing) {
   SimFabric f(write("net", netfile_text()));
   auto& leaf = sw(plan, "leaf01");

@@ -131,6 +131,20 @@ TEST_F(CountersSim, InjectedCountersFlagExactlyThosePortsAsIbqueryerrorsDoes) {
   EXPECT_EQ(j["ports"].size(), 2u * 8 + 4);
 }
 
+// `--fabric live` discovers the fabric, the same as no --fabric (it used to open a file
+// named "live"), and finds the same ports as with the discovered file.
+TEST_F(CountersSim, FabricLiveDiscoversAndFlagsTheSamePorts) {
+  perf_set(R"(PerformanceSet "sw1"[3] PortCounters.SymbolErrorCounter=50)");
+  perf_set(R"(PerformanceSet "h2"[1] PortCounters.LinkDownedCounter=20)");
+  std::string live = dir_ + "/live.json", file = dir_ + "/file.json";
+  auto r = ibburn({"counters", "--fabric", "live", "--json", live});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(flagged(live, "errors"), (PortSet{{"sw1", 3}, {"h2", 1}}));
+  r = ibburn({"counters", "--fabric", fabric_, "--json", file});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(flagged(file, "errors"), flagged(live, "errors"));
+}
+
 TEST_F(CountersSim, SameVerdictsAsIbqueryerrorsWithAnotherThresholdFile) {
   perf_set(R"(PerformanceSet "sw1"[1] PortCounters.SymbolErrorCounter=3)");
   perf_set(R"(PerformanceSet "sw2"[2] PortCounters.SymbolErrorCounter=4)");

@@ -84,13 +84,13 @@ TEST(ProbeShifts, AlternateForwardAndBackwardSkippingUsedPairs) {
   ProbeShifts p({10, 11, 12, 13, 14, 15});
   auto plus1 = p.next();
   ASSERT_EQ(plus1.size(), 6u);
-  EXPECT_EQ(plus1[0], (Flow{10, 11}));
+  EXPECT_EQ(plus1[0], (PlannedFlow{10, 11}));
   auto minus1 = p.next();
   ASSERT_EQ(minus1.size(), 6u);
-  EXPECT_EQ(minus1[0], (Flow{10, 15}));
+  EXPECT_EQ(minus1[0], (PlannedFlow{10, 15}));
   ProbeShifts q({0, 1, 2, 3});
   for (int i = 0; i < 4; ++i) q.mark_used(i, (i + 1) % 4);  // shift +1 already burned
-  EXPECT_EQ(q.next()[0], (Flow{0, 3}));                     // so -1 comes first
+  EXPECT_EQ(q.next()[0], (PlannedFlow{0, 3}));                     // so -1 comes first
   int stages = 1;
   while (!q.next().empty()) ++stages;
   EXPECT_EQ(stages, 2);  // then +2 (== -2 for 4 ranks); nothing is left

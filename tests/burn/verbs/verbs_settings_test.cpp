@@ -48,6 +48,8 @@ TEST(VerbsSettings, BadValuesNameTheKnob) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("tx_depth=lots"), std::string::npos);
+    // The message names the flag a user types.
+    EXPECT_EQ(std::string(e.what()).rfind("--opt:", 0), 0u) << e.what();
   }
   TransportOptions big;
   big.extra = {{"tx_depth", "16"}, {"signal_every", "32"}};  // must not exceed the depth

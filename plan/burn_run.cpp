@@ -1,0 +1,49 @@
+#include "plan/burn_run.h"
+
+#include "common/error.h"
+#include "common/file_io.h"
+#include "plan/burn_localize.h"
+#include "plan/plan_output.h"
+#include "plan/simulated_burn.h"
+
+namespace ibburn::plan {
+namespace {
+
+// `--transport sim`: every rank is an HCA port of the fabric, and the fluid model moves the
+// bytes.
+int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
+  std::shared_ptr<const RouteModel> model = load_route_model(r.routes);
+  o.explainer = [model, n = r.probes]() -> std::shared_ptr<burn::Explainer> {
+    return std::make_shared<RouteExplainer>(model, n);
+  };
+  SimulatedBurn run;
+  run.routes = model;
+  run.endpoints = r.endpoints.empty() ? all_hca_ports(model->fabric)
+                                      : parse_endpoints(read_file(r.endpoints), r.endpoints, model->fabric);
+  const int ranks = static_cast<int>(run.endpoints.size());
+  run.plan = o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
+  for (const auto& d : r.degrade) parse_degrade(d, model->fabric, *model->cables, run.degrade);
+  return run_simulated_burn(run, o);
+}
+
+}  // namespace
+
+std::function<std::shared_ptr<burn::Explainer>()> route_explainer_factory(const BurnRouteOptions& r) {
+  return [routes = r.routes, file = r.endpoints, n = r.probes]() -> std::shared_ptr<burn::Explainer> {
+    std::shared_ptr<const RouteModel> m = load_route_model(routes);
+    std::vector<uint64_t> guids;
+    if (!file.empty())
+      for (const auto& p : parse_endpoints(read_file(file), file, m->fabric)) guids.push_back(m->fabric.port(p).guid);
+    return std::make_shared<RouteExplainer>(m, n, std::move(guids));
+  };
+}
+
+int run_burn_with_routes(burn::BurnOptions o, const BurnRouteOptions& r) {
+  if (o.transport == "sim") return run_simulated(std::move(o), r);
+  if (!r.degrade.empty()) throw Error(kExitInput, "--degrade is for --transport sim");
+  if (!r.endpoints.empty() && !r.fabric_given) throw Error(kExitInput, "--endpoints needs --fabric");
+  if (r.fabric_given) o.explainer = route_explainer_factory(r);
+  return burn::run_burn(o);
+}
+
+}  // namespace ibburn::plan

@@ -1,0 +1,30 @@
+#include "report/report_run.h"
+
+#include <memory>
+#include <ostream>
+
+#include "common/exit_codes.h"
+#include "common/file_io.h"
+#include "report/history.h"
+#include "report/html_report.h"
+#include "report/prometheus.h"
+#include "report/run_data.h"
+
+namespace ibburn::report {
+
+int run_report(const ReportRunOptions& o, std::ostream& err) {
+  const RunData run = load_run_dir(o.dir);
+  if (!o.html.empty()) {
+    std::unique_ptr<topo::Fabric> fabric;
+    if (o.with_fabric) fabric = std::make_unique<topo::Fabric>(o.fabric.load());
+    write_file_atomic(o.html, html_report(run, fabric.get(), "ibburn report: " + o.dir));
+  }
+  if (!o.prometheus.empty()) write_file_atomic(o.prometheus, prometheus_text(run));
+  if (!o.history.empty()) {
+    const auto id = History(o.history).record(o.dir, o.unix_time, run);
+    err << "report: recorded as run " << id << " in " << o.history << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace ibburn::report

@@ -1,0 +1,24 @@
+#pragma once
+// `ibburn report DIR` end to end: the HTML page (with the fabric's map when a fabric is
+// given), Prometheus textfile, history record. Returns the exit code.
+#include <iosfwd>
+#include <string>
+
+#include "topo/fabric_source.h"
+
+namespace ibburn::report {
+
+struct ReportRunOptions {
+  std::string dir;             // run directory
+  std::string html;            // -o: HTML page; empty: none
+  topo::FabricSource fabric;   // for the map; used only when `with_fabric`
+  bool with_fabric = false;
+  std::string prometheus;      // .prom textfile; empty: none
+  std::string history;         // SQLite database to record the run in; empty: none
+  long long unix_time = 0;     // when the run is recorded
+};
+
+// A line naming the recorded run on `err`.
+int run_report(const ReportRunOptions& options, std::ostream& err);
+
+}  // namespace ibburn::report

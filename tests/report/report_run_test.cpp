@@ -1,0 +1,76 @@
+// `report DIR` past its argument parsing (report/report_run.h): the fabric for the map comes
+// from the one fabric source, node-name-map included.
+#include "report/report_run.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "common/file_io.h"
+#include "plan/burn_run.h"
+#include "topo/fabric_io.h"
+
+using namespace ibburn;
+
+namespace {
+
+class ReportRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "ibburn-report-run-" + std::to_string(::getpid()) + "-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    make_dirs(dir_);
+    // Two hosts on one switch, burned through the fluid model for a run directory.
+    topo::Fabric f;
+    topo::NodeId sw = f.add_node(topo::NodeType::Switch, 0x1000, "generic switch", 8);
+    for (int i = 0; i < 2; ++i) {
+      topo::NodeId h = f.add_node(topo::NodeType::CA, 0x2000 + i, "host" + std::to_string(i) + " mlx5_0", 1);
+      f.connect({sw, i + 1}, {h, 1});
+      f.port({sw, i + 1}).active = f.port({h, 1}).active = {topo::Width::X4, topo::Speed::HDR};
+    }
+    fabric_ = dir_ + "/fabric.json";
+    topo::save_fabric_file(f, fabric_);
+    burn::BurnOptions o;
+    o.transport = "sim";
+    o.out_dir = dir_ + "/run";
+    o.quiet = true;
+    o.duration = std::chrono::seconds(1);
+    plan::BurnRouteOptions r;
+    r.routes.fabric.files = {fabric_};
+    r.routes.routing = "adaptive";
+    ASSERT_EQ(plan::run_burn_with_routes(o, r), 0);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_, fabric_;
+};
+
+TEST_F(ReportRun, NodeNameMapNamesTheSwitchesOfTheMap) {
+  report::ReportRunOptions o;
+  o.dir = dir_ + "/run";
+  o.html = dir_ + "/report.html";
+  o.with_fabric = true;
+  o.fabric.files = {fabric_};
+  std::ostringstream err;
+  ASSERT_EQ(report::run_report(o, err), 0);
+  EXPECT_EQ(read_file(o.html).find("spine-named-by-map"), std::string::npos);
+  o.fabric.node_name_map = dir_ + "/map";
+  write_file_atomic(o.fabric.node_name_map, "0x1000 \"spine-named-by-map\"\n");
+  ASSERT_EQ(report::run_report(o, err), 0);
+  EXPECT_NE(read_file(o.html).find("spine-named-by-map"), std::string::npos);
+}
+
+TEST_F(ReportRun, WithoutAFabricThereIsNoMapAndNoDiscovery) {
+  report::ReportRunOptions o;
+  o.dir = dir_ + "/run";
+  o.html = dir_ + "/report.html";
+  o.prometheus = dir_ + "/ibburn.prom";
+  std::ostringstream err;
+  // with_fabric false: an empty source would mean live discovery, which must not happen here.
+  EXPECT_EQ(report::run_report(o, err), 0);
+  EXPECT_TRUE(std::filesystem::exists(o.html));
+  EXPECT_TRUE(std::filesystem::exists(o.prometheus));
+}
+
+}  // namespace

@@ -1,0 +1,31 @@
+#pragma once
+// Where a command's fabric comes from, the same for every command that takes one (`topo
+// show/check`, `counters`, `plan`, `burn`, `report`, `wiring`): fabric files (several are
+// merged, one snapshot per island) or live discovery, then the node-name-map. The CLI fills
+// it with one call (app/fabric_options.h).
+#include <string>
+#include <vector>
+
+#include "topo/fabric.h"
+#include "topo/ibnd_fabric.h"
+
+namespace ibburn::topo {
+
+struct FabricSource {
+  // Fabric files (JSON snapshot, ibnetdiscover text, libibnetdisc cache), merged when
+  // several; empty or {"live"}: discover live through `live`.
+  std::vector<std::string> files;
+  DiscoverOptions live;  // -C/-P, hops, per-MAD timeout and retries
+  std::string node_name_map;
+
+  bool is_live() const;
+  // How many snapshots the fabric is made of (1 for live discovery).
+  int vantage_points() const;
+  // "live", or the files as given (for messages).
+  std::string name() const;
+  // Loads or discovers, merges, applies the node-name-map. Throws InputError (bad file or
+  // map, "live" given next to files) or EnvironmentError (live discovery failed).
+  Fabric load() const;
+};
+
+}  // namespace ibburn::topo
