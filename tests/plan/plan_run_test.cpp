@@ -3,7 +3,6 @@
 #include "plan/plan_run.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "fat_tree_fixture.h"
 #include "plan/burn_run.h"
 #include "topo/fabric_io.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using namespace ibburn::plan;
@@ -24,17 +24,15 @@ namespace {
 class PlanRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "ibburn-plan-run-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    make_dirs(dir_);
+    dir_ = tmp_.path();
     auto t = fixture::make_fat_tree(2, 2, 2);
     const std::string fabric = dir_ + "/fabric.json";
     topo::save_fabric_file(t.fabric, fabric);
     routes_.fabric.files = {fabric};
     routes_.routing = "adaptive";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   RouteOptions routes_;
+  ibburn::testing::TempDir tmp_;
   std::string dir_;
 };
 

@@ -3,7 +3,6 @@
 #include "report/report_run.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include "common/file_io.h"
 #include "plan/burn_run.h"
 #include "topo/fabric_io.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 
@@ -19,9 +19,7 @@ namespace {
 class ReportRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "ibburn-report-run-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    make_dirs(dir_);
+    dir_ = tmp_.path();
     // Two hosts on one switch, burned through the fluid model for a run directory.
     topo::Fabric f;
     topo::NodeId sw = f.add_node(topo::NodeType::Switch, 0x1000, "generic switch", 8);
@@ -42,7 +40,7 @@ class ReportRun : public ::testing::Test {
     r.routes.routing = "adaptive";
     ASSERT_EQ(plan::run_burn_with_routes(o, r), 0);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  ibburn::testing::TempDir tmp_;
   std::string dir_, fabric_;
 };
 

@@ -2,13 +2,12 @@
 #include "topo/fabric_source.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 
 #include "common/error.h"
 #include "common/file_io.h"
 #include "topo/fabric_io.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using namespace ibburn::topo;
@@ -18,11 +17,8 @@ namespace {
 class FabricSourceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "ibburn-fabric-source-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    make_dirs(dir_);
+    dir_ = tmp_.path();
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // One switch with `hosts` HCAs; node GUIDs start at `base`.
   std::string write_island(const std::string& name, uint64_t base, int hosts) {
@@ -36,6 +32,7 @@ class FabricSourceTest : public ::testing::Test {
     save_fabric_file(f, path);
     return path;
   }
+  ibburn::testing::TempDir tmp_;
   std::string dir_;
 };
 

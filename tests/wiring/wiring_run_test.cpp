@@ -3,13 +3,12 @@
 #include "wiring/wiring_run.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <sstream>
 
 #include "common/file_io.h"
 #include "wiring/wiring.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn;
 using namespace ibburn::wiring;
@@ -19,9 +18,7 @@ namespace {
 class WiringRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "ibburn-wiring-run-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    make_dirs(dir_);
+    dir_ = tmp_.path();
     gen_.spec.tiers = 2;
     gen_.spec.radix = 8;
     gen_.spec.hosts = 4;
@@ -29,8 +26,8 @@ class WiringRun : public ::testing::Test {
     gen_.spec.rate = {topo::Width::X4, topo::Speed::HDR};
     gen_.prefix = dir_ + "/design";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   FatTreeGenOptions gen_;
+  ibburn::testing::TempDir tmp_;
   std::string dir_;
 };
 
