@@ -121,6 +121,5 @@ class Transport {
 // "tcp" or "verbs" (burn/verbs/, libibverbs loaded through rdma::VerbsApi).
 // Throws Error(kExitInput) for an unknown name, EnvironmentError when it cannot be used.
 std::unique_ptr<Transport> make_transport(const std::string& name, const TransportOptions& o);
-std::vector<std::string> transport_names();  // the names make_transport() accepts here
 
 }  // namespace ibburn::burn

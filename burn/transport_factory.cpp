@@ -5,10 +5,6 @@
 
 namespace ibburn::burn {
 
-std::vector<std::string> transport_names() {
-  return {"tcp", "verbs"};
-}
-
 std::unique_ptr<Transport> make_transport(const std::string& name, const TransportOptions& o) {
   if (name == "tcp") return make_tcp_transport(o);
   if (name == "verbs") return verbs::make_verbs_transport(o);

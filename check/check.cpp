@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "common/union_find.h"
 #include "topo/fabric_summary.h"
 #include "wiring/wiring_index.h"
 
@@ -71,23 +72,6 @@ LinkRate common_capability(const Port& a, const Port& b) {
 bool below(LinkRate have, LinkRate want) {
   return lanes(have.width) < lanes(want.width) || have.speed < want.speed;
 }
-
-struct Union {
-  std::vector<uint32_t> parent;
-  explicit Union(size_t n) : parent(n) {
-    for (size_t i = 0; i < n; ++i) parent[i] = static_cast<uint32_t>(i);
-  }
-  uint32_t find(uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  bool join(uint32_t a, uint32_t b) {
-    a = find(a), b = find(b);
-    if (a == b) return false;
-    parent[a] = b;
-    return true;
-  }
-};
 
 class Checker {
  public:
@@ -448,7 +432,7 @@ class Checker {
     // One finding per connected part of the plan that nobody reached.
     std::vector<uint32_t> index(plan_.size(), UINT32_MAX);
     for (uint32_t i = 0; i < unreached.size(); ++i) index[unreached[i]] = i;
-    Union parts(unreached.size());
+    UnionFind parts(unreached.size());
     for (size_t c = 0; c < plan_.cable_count(); ++c) {
       uint32_t a = index[plan_.end_a(c).node], b = index[plan_.end_b(c).node];
       if (a != UINT32_MAX && b != UINT32_MAX) parts.join(a, b);
@@ -467,7 +451,7 @@ class Checker {
       }
       add("unreached", Severity::Error,
           std::to_string(nodes.size()) + " planned node" + (nodes.size() == 1 ? "" : "s") +
-              " not reached " + from + " (" + layout().summarise(nodes) + ", e.g. " +
+              " not reached " + from + " (" + layout().summarize(nodes) + ", e.g. " +
               plan_.name(nodes.front()) +
               "): the fabric may be split; discover from inside that part too and pass each "
               "snapshot with --fabric",
@@ -549,7 +533,7 @@ class Checker {
           else
             ++unplanned[local[k]];
         }
-      Union join(local.size());
+      UnionFind join(local.size());
       json joining = json::array();
       std::vector<PortRef> ports;
       std::string cables;
@@ -570,7 +554,7 @@ class Checker {
       std::string pieces;
       json islands_json = json::array();
       for (size_t i = 0; i < held.size(); ++i) {
-        std::string summary = layout().summarise(held[i], unplanned[i]);
+        std::string summary = layout().summarize(held[i], unplanned[i]);
         pieces += " [" + std::to_string(i + 1) + "] " + summary + ";";
         islands_json.push_back({{"summary", summary},
                                 {"planned_nodes", held[i].size()},

@@ -19,7 +19,7 @@ std::chrono::milliseconds parse_duration(const std::string& text) {
     while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) unit += text[i++];
     if (unit.empty()) {
       if (start != 0 || i != text.size()) throw bad();  // bare number only on its own
-      unit = "s";
+      unit = 's';
     }
     if (unit == "ms") total_ms += value;
     else if (unit == "s") total_ms += value * 1e3;

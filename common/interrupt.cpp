@@ -17,7 +17,5 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 bool interrupted() { return g_signal.load() != 0; }
-int interrupt_signal() { return g_signal.load(); }
 void request_interrupt(int sig) { g_signal.store(sig); }
-void reset_interrupt() { g_signal.store(0); }
 }  // namespace ibburn

@@ -6,7 +6,5 @@
 namespace ibburn {
 void install_interrupt_handlers();  // SIGINT and SIGTERM
 bool interrupted();
-int interrupt_signal();      // the signal that arrived, 0 if none
 void request_interrupt(int sig);  // as if the signal arrived (tests, MPI abort paths)
-void reset_interrupt();
 }  // namespace ibburn

@@ -37,7 +37,6 @@ class Sweeper {
   Sweeper(const topo::Fabric& fabric, SweepOptions options);
   // One sweep of every target; never throws for ports that do not answer.
   Snapshot sweep();
-  size_t port_count() const { return targets_.size(); }
   const MadWindow::Stats& mad_stats() const { return window_.stats(); }
 
  private:

@@ -6,16 +6,10 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/text.h"
 
 namespace ibburn::counters {
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
 
 std::string known_names() {
   std::string out;
@@ -51,13 +45,13 @@ Thresholds Thresholds::parse(const std::string& text, const std::string& origin)
   int line_no = 0;
   while (std::getline(in, raw)) {
     ++line_no;
-    std::string line = trim(raw);
+    std::string line(trim(raw));
     if (line.empty() || line[0] == '#') continue;
     size_t eq = line.find('=');
     if (eq == std::string::npos)
       throw InputError(origin, line_no, "expected Name=value, got '" + line + "'");
-    std::string name = trim(line.substr(0, eq));
-    std::string value = trim(line.substr(eq + 1));
+    std::string name(trim(line.substr(0, eq)));
+    std::string value(trim(line.substr(eq + 1)));
     auto c = counter_from_name(name);
     if (!c || !is_error_counter(*c))
       throw InputError(origin, line_no,

@@ -4,16 +4,11 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace ibburn::host {
 
 namespace {
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 int parse_count(const std::string& v, const std::string& file, int line, const std::string& key) {
   char* end = nullptr;
   long n = std::strtol(v.c_str(), &end, 10);
@@ -36,11 +31,11 @@ Expectations parse_expectations(const std::string& text, const std::string& file
   std::istringstream in(text);
   std::string raw;
   for (int line = 1; std::getline(in, raw); ++line) {
-    std::string s = trim(raw.substr(0, raw.find('#')));
+    std::string s(trim(raw.substr(0, raw.find('#'))));
     if (s.empty()) continue;
     size_t eq = s.find('=');
     if (eq == std::string::npos) throw InputError(file, line, "expected key=value, got '" + s + "'");
-    std::string key = trim(s.substr(0, eq)), value = trim(s.substr(eq + 1));
+    std::string key(trim(s.substr(0, eq))), value(trim(s.substr(eq + 1)));
     if (value.empty()) throw InputError(file, line, key + " has no value");
     if (key == "gpus") {
       e.gpus = parse_count(value, file, line, key);

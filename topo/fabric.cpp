@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <stdexcept>
+
+#include "common/union_find.h"
 
 namespace ibburn::topo {
 
@@ -134,17 +135,12 @@ size_t Fabric::ca_count() const {
 }
 
 std::vector<std::vector<NodeId>> Fabric::islands() const {
-  std::vector<NodeId> parent(nodes_.size());
-  std::iota(parent.begin(), parent.end(), 0);
-  auto find = [&](NodeId x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
+  UnionFind parts(nodes_.size());
   for (NodeId i = 0; i < nodes_.size(); ++i)
     for (const Port& p : nodes_[i].ports)
-      if (p.remote.valid()) parent[find(i)] = find(p.remote.node);
+      if (p.remote.valid()) parts.join(i, p.remote.node);
   std::map<NodeId, std::vector<NodeId>> groups;
-  for (NodeId i = 0; i < nodes_.size(); ++i) groups[find(i)].push_back(i);
+  for (NodeId i = 0; i < nodes_.size(); ++i) groups[parts.find(i)].push_back(i);
   std::vector<std::vector<NodeId>> out;
   for (auto& [root, ids] : groups) out.push_back(std::move(ids));
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {

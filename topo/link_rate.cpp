@@ -16,21 +16,6 @@ int lanes(Width w) {
   }
 }
 
-double lane_signal_gbps(Speed s) {
-  switch (s) {
-    case Speed::SDR: return 2.5;
-    case Speed::DDR: return 5.0;
-    case Speed::QDR: return 10.0;
-    case Speed::FDR10: return 10.3125;
-    case Speed::FDR: return 14.0625;
-    case Speed::EDR: return 25.78125;
-    case Speed::HDR: return 53.125;
-    case Speed::NDR: return 106.25;
-    case Speed::XDR: return 212.5;
-    default: return 0;
-  }
-}
-
 double lane_data_gbps(Speed s) {
   switch (s) {
     case Speed::SDR: return 2.0;   // 8b/10b

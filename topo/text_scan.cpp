@@ -18,12 +18,6 @@ bool LineReader::next(std::string_view& line) {
   return true;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::string_view skip_space(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   return s;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/text.h"
 #include "topo/link_rate.h"
 
 namespace ibburn::topo::scan {
@@ -24,7 +25,7 @@ class LineReader {
 };
 
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-std::string_view trim(std::string_view s);
+using ibburn::trim;
 std::string_view skip_space(std::string_view s);
 // Removes and returns the next whitespace-delimited token (empty at the end).
 std::string_view next_token(std::string_view& s);

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/text.h"
 #include "wiring/wiring.h"
 
 namespace ibburn::wiring {
@@ -19,12 +20,6 @@ constexpr const char* kHeaderHint = "a_node,a_port,b_node,b_port[,rate[,cable]]"
 constexpr int kMaxPort = 254;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // Splits one line into fields: RFC 4180 quoting ("" inside quotes is a quote), '#' outside
 // quotes starts a comment, unquoted fields are trimmed. Empty result = blank/comment line.

@@ -4,22 +4,10 @@
 #include <cctype>
 #include <deque>
 #include <map>
-#include <numeric>
+
+#include "common/union_find.h"
 
 namespace ibburn::wiring {
-
-namespace {
-// Union-find over dense ids.
-struct Components {
-  std::vector<uint32_t> parent;
-  explicit Components(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  uint32_t find(uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  void join(uint32_t a, uint32_t b) { parent[find(a)] = find(b); }
-};
-}  // namespace
 
 WiringIndex::WiringIndex(const wiring::Wiring& plan) : plan_(plan) {
   by_name_.reserve(plan.cables.size() * 2);
@@ -67,7 +55,7 @@ WiringIndex::WiringIndex(const wiring::Wiring& plan) : plan_(plan) {
       cables_[fill[e.node]++] = static_cast<int>(c);
     }
   }
-  Components comp(n);
+  UnionFind comp(n);
   for (auto& [a, b] : ends_) comp.join(a.node, b.node);
   component_.resize(n);
   std::unordered_map<uint32_t, uint32_t> dense;
@@ -98,7 +86,7 @@ std::string WiringLayout::tier_word(int t) const {
   return "tier " + std::to_string(t);
 }
 
-std::string WiringLayout::summarise(const std::vector<WiringNode>& nodes, size_t unplanned) const {
+std::string WiringLayout::summarize(const std::vector<WiringNode>& nodes, size_t unplanned) const {
   // counts[pod][tier]; pod -1 (no pod) is printed last.
   std::map<int, std::map<int, size_t>> counts;
   for (WiringNode n : nodes) ++counts[pod[n] < 0 ? INT32_MAX : pod[n]][tier[n]];
@@ -177,7 +165,7 @@ WiringLayout layout_plan(const WiringIndex& plan, const std::vector<int8_t>& hca
   }
   if (L.top_tier < 3) return L;
   // Pods: what stays connected once the top tier is taken away.
-  Components comp(n);
+  UnionFind comp(n);
   for (size_t c = 0; c < plan.cable_count(); ++c) {
     WiringNode a = plan.end_a(c).node, b = plan.end_b(c).node;
     if (L.tier[a] < L.top_tier && L.tier[b] < L.top_tier) comp.join(a, b);

@@ -2,7 +2,7 @@
 // The wiring plan indexed for topo check and switch-name inference: plan node names interned
 // to dense ids, the cable at every (node, port) found in O(1), and the plan's structure
 // (tiers counted up from the HCAs, pods = what stays connected under the top tier) so that
-// a set of nodes can be summarised as 'pod 3: 16 leaf, 16 spine, 512 HCAs'. Pure logic.
+// a set of nodes can be summarized as 'pod 3: 16 leaf, 16 spine, 512 HCAs'. Pure logic.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -73,7 +73,7 @@ struct WiringLayout {
   std::string tier_word(int t) const;
   // 'pod 3: 16 leaf, 16 spine, 512 HCAs; 8 core' for the given plan nodes, plus
   // '; N unplanned' when `unplanned` > 0.
-  std::string summarise(const std::vector<WiringNode>& nodes, size_t unplanned = 0) const;
+  std::string summarize(const std::vector<WiringNode>& nodes, size_t unplanned = 0) const;
 };
 
 // `hca_hint[n]`: 1 = known CA, 2 = known switch, 0 = unknown (then a node with at most two

@@ -21,9 +21,6 @@ class SendWindow {
   uint64_t posted() const { return posted_; }
   uint64_t retired() const { return retired_; }
 
-  // Whether the next request (number posted()) is signalled by the cadence.
-  bool next_is_signalled() const { return (posted_ + 1) % signal_every_ == 0; }
-
   // Records one posted request and returns its number. `force_signal` marks a request
   // signalled outside the cadence (the last one of a stage, so the tail completes).
   // Throws std::logic_error when there is no room.

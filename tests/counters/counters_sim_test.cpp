@@ -181,8 +181,9 @@ TEST_F(CountersSim, SaturatedThenClearedThenBaselineDeltas) {
   EXPECT_EQ(flagged(json, "errors"), (PortSet{{"h1", 1}}));
   auto j = nlohmann::json::parse(read_file(json));
   for (const auto& f : j["findings"])
-    if (f["kind"] == "errors")
+    if (f["kind"] == "errors") {
       EXPECT_EQ(f["details"]["counters"]["PortRcvErrors"]["rise"], 12);
+    }
 }
 
 TEST_F(CountersSim, ErrorSweepFlagsWhatTheFullSweepAndIbqueryerrorsFlag) {

@@ -35,7 +35,7 @@ std::string read_corpus_lines(const std::string& name, std::initializer_list<int
   return out;
 }
 
-constexpr LinkRate k4xQDR{Width::X4, Speed::QDR};
+constexpr LinkRate kX4Qdr{Width::X4, Speed::QDR};
 constexpr LinkRate kUnknownRate{};
 
 }  // namespace
@@ -69,8 +69,8 @@ TEST_F(FabricCorpus, Sx6036FatTreeWithFdr10Uplinks) {
   EXPECT_EQ(f.links().size(), 192u);
   // grep: 94 port lines at 4xFDR10, 290 at 4xQDR.
   EXPECT_EQ(ports_at(f, {Width::X4, Speed::FDR10}), 94u);
-  EXPECT_EQ(ports_at(f, k4xQDR), 290u);
-  expect_link(f, 0xf4521403001165a0, 1, 0x24be05ffff980030, 1, k4xQDR);
+  EXPECT_EQ(ports_at(f, kX4Qdr), 290u);
+  expect_link(f, 0xf4521403001165a0, 1, 0x24be05ffff980030, 1, kX4Qdr);
   expect_link(f, 0xf4521403001165a0, 21, 0xf4521403007ea570, 26, {Width::X4, Speed::FDR10});
   const Node& sw = node_by_guid(f, 0xf4521403001165a0);
   EXPECT_EQ(sw.description, "MF0;ib5:SX6036/U1");
@@ -78,8 +78,8 @@ TEST_F(FabricCorpus, Sx6036FatTreeWithFdr10Uplinks) {
   EXPECT_EQ(sw.ports[0].guid, 0xf4521403001165a0u);
   EXPECT_EQ(node_by_guid(f, 0x24be05ffff980030).ports[1].guid, 0x24be05ffff980031u);
   // tank1 has both ports on the same switch.
-  expect_link(f, 0xf452140300081a20, 1, 0xf4521403007eaa70, 12, k4xQDR);
-  expect_link(f, 0xf452140300081a20, 2, 0xf4521403007eaa70, 9, k4xQDR);
+  expect_link(f, 0xf452140300081a20, 1, 0xf4521403007eaa70, 12, kX4Qdr);
+  expect_link(f, 0xf452140300081a20, 2, 0xf4521403007eaa70, 9, kX4Qdr);
   const Node& tank1 = node_by_guid(f, 0xf452140300081a20);
   EXPECT_EQ(tank1.ports[1].lid, 13);
   EXPECT_EQ(tank1.ports[2].lid, 10);
@@ -91,9 +91,9 @@ TEST_F(FabricCorpus, Is5600JanusLargeUngroupedDump) {
   EXPECT_EQ(f.switch_count(), 214u);
   EXPECT_EQ(f.ca_count(), 1356u);
   EXPECT_EQ(f.links().size(), 4168u);
-  EXPECT_EQ(ports_at(f, k4xQDR), 8336u);
-  expect_link(f, 0x0002c90200419cb8, 1, 0x0002c9020041beb0, 5, k4xQDR);
-  expect_link(f, 0x0002c9030008e6d4, 1, 0x0002c9020041dc88, 2, k4xQDR);  // the last record, no newline
+  EXPECT_EQ(ports_at(f, kX4Qdr), 8336u);
+  expect_link(f, 0x0002c90200419cb8, 1, 0x0002c9020041beb0, 5, kX4Qdr);
+  expect_link(f, 0x0002c9030008e6d4, 1, 0x0002c9020041dc88, 2, kX4Qdr);  // the last record, no newline
   const Node& jana = node_by_guid(f, 0x0002c9030008e6d4);
   EXPECT_EQ(jana.description, "jana HCA-1");
   EXPECT_EQ(jana.ports[1].lid, 1342);
@@ -109,7 +109,7 @@ TEST_F(FabricCorpus, Qm8700LabWithLoopbackCablesAndMixedRates) {
   EXPECT_EQ(f.switch_count(), 2u);
   EXPECT_EQ(f.ca_count(), 13u);
   EXPECT_EQ(f.links().size(), 16u);
-  constexpr uint64_t sx = 0x0002c903007b78b0, qm = 0xb8599f0300fc6de4;
+  const uint64_t sx = 0x0002c903007b78b0, qm = 0xb8599f0300fc6de4;
   expect_link(f, sx, 25, sx, 26, {Width::X4, Speed::FDR10});
   expect_link(f, sx, 28, sx, 29, {Width::X4, Speed::FDR});
   expect_link(f, qm, 3, sx, 1, {Width::X4, Speed::FDR});
@@ -143,7 +143,7 @@ TEST_F(FabricCorpus, Ibdiagnet2VariantWithPortLabels) {
   EXPECT_EQ(f.switch_count(), 9u);
   EXPECT_EQ(f.ca_count(), 263u);
   EXPECT_EQ(f.links().size(), 271u);
-  constexpr LinkRate ndr{Width::X4, Speed::NDR};
+  const LinkRate ndr{Width::X4, Speed::NDR};
   EXPECT_EQ(ports_at(f, ndr), 542u);
   expect_link(f, 0xb0cf0e0300d33fc0, 1, 0xfc6a1c030091cf00, 63, ndr);
   expect_link(f, 0x5c25730300d0c61a, 1, 0xfc6a1c03008a4dc0, 9, ndr);
@@ -167,7 +167,7 @@ TEST_F(FabricCorpus, PortsReportFromOsc) {
   EXPECT_EQ(f.switch_count(), 4u);
   EXPECT_EQ(f.ca_count(), 3u);
   EXPECT_EQ(f.links().size(), 4u);
-  constexpr LinkRate edr{Width::X4, Speed::EDR};
+  const LinkRate edr{Width::X4, Speed::EDR};
   expect_link(f, 0x7cfe9003003b4bde, 1, 0x7cfe9003009ce5b0, 10, edr);
   expect_link(f, 0x506b4b0300cc02a6, 1, 0x506b4b03005c2740, 35, edr);
   const Node& leaf = node_by_guid(f, 0x7cfe9003009ce5b0);
@@ -220,5 +220,5 @@ TEST_F(FabricCorpus, MessyPortsReportLinesParse) {
   EXPECT_EQ(node_by_guid(f, 0x946dae0300630bf6).description, "5FB0405-leaf-IB01 ");
   EXPECT_EQ(node_by_guid(f, 0x946dae0300618c83).description, " 5FB0406-spine-IB02 ");
   EXPECT_EQ(node_by_guid(f, 0x946dae0300618c83).ports[0].lid, 25);
-  EXPECT_EQ(node_by_guid(f, 0x0002c9020040f160).ports[22].active, k4xQDR);
+  EXPECT_EQ(node_by_guid(f, 0x0002c9020040f160).ports[22].active, kX4Qdr);
 }

@@ -198,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(
                         [](SoftHca& h) { h.set_host_dead("soft0", true); }, "unreachable", true},
         InjectedFailure{"cq_overrun", [](SoftHca& h) { h.set_cq_capacity("soft0", 1); }, nullptr,
                         "overrun", false, false}),
-    [](const auto& info) { return std::string(info.param.name); });
+    [](const auto& p) { return std::string(p.param.name); });
 
 TEST(VerbsTransport, HungPeerThrottlesTheSenderWithoutError) {
   TransportOptions o = tuned(8, 4, 2);
