@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <vector>
 
 #include "topo/link_rate.h"
 
@@ -48,5 +50,47 @@ std::string hex(uint64_t v, bool pad16 = false);
 
 // Quotes a piece of input for an error message, shortened when long.
 std::string quote(std::string_view s);
+
+// A line the diagnostic tools or their libraries print among the output, which captures of
+// stdout and stderr together keep: `ibnetdiscover -s` progress (`DR path slid 0; dlid 0;
+// 0,1 -> new Switch ...`), libibnetdisc and old libibmad messages (`src/query_smp.c:98;
+// umad ...`), `ibwarn: [pid] fn: ...` (also ibdebug/ibpanic), `prog: iberror: ...`.
+// `s` starts at the first non-space character.
+bool is_tool_noise(std::string_view s);
+
+// `...` (any run of three or more dots): an author's mark that output was left out.
+bool is_elision(std::string_view s);
+
+// The first line that is not blank, a `#` comment, tool noise or an elision mark (empty
+// when none).
+std::string_view first_significant_line(std::string_view text);
+
+// Tool noise met while reading a file, reported once.
+class NoiseLines {
+ public:
+  void add(int line, std::string_view text);
+  // "skipped N lines of diagnostic tool messages (the first, line L: '...')"; empty when none.
+  std::string warning(const std::string& origin) const;
+
+ private:
+  size_t count_ = 0;
+  int first_line_ = 0;
+  std::string first_;
+};
+
+// Nodes that port lines link to but the file has no record of, kept out of a partial load.
+class DanglingPeers {
+ public:
+  // `peer` names the missing node as the file does; `line` is the first port line naming it.
+  void add(std::string peer, int line);
+  bool empty() const { return ports_ == 0; }
+  // "loaded a partial fabric: N ports link to M nodes the file has no record of: ...".
+  std::string warning(const std::string& origin) const;
+
+ private:
+  size_t ports_ = 0;
+  std::vector<std::pair<std::string, int>> peers_;  // distinct, in order of first mention
+  std::unordered_set<std::string> seen_;
+};
 
 }  // namespace ibburn::topo::scan

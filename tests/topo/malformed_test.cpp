@@ -131,7 +131,7 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
        "lmc '9' is out of range"},
       {"truncated dump", kSwitch, kText, 3,
        "node \"H-0000000000000020\" ('h1 mlx5_0') is linked from here but has no record of its own: the dump is "
-       "truncated or edited"},
+       "truncated or edited (--allow-partial loads the rest)"},
       {"remote port beyond count",
        "Switch\t4 \"S-0000000000000010\"\n[1]\t\"H-0000000000000020\"[2]\n\nCa\t1 \"H-0000000000000020\"\n", kText,
        2, "port 2 of node \"H-0000000000000020\" does not exist: its record at line 4 declares 1 ports"},
