@@ -86,11 +86,10 @@ struct Record {
   std::vector<PortLine> ports;
 };
 
-class LinkinfoParser {
+class LinkinfoParser : scan::TextLoader {
  public:
   LinkinfoParser(std::string_view text, const std::string& origin, const LoadOptions& options)
-      : text_(text), origin_(origin), options_(options),
-        ledger_(origin, [this](PortEnd e) { return fabric_.port_name(e); }) {}
+      : TextLoader(text, origin, options, [this](PortEnd e) { return fabric_.port_name(e); }) {}
 
   Fabric run() {
     scan::LineReader reader(text_);
@@ -110,16 +109,13 @@ class LinkinfoParser {
     if (line_mode_) group_line_mode();
     if (records_.empty()) fail(0, "no iblinkinfo node or port lines found");
     build();
-    if (std::string w = noise_.warning(origin_); !w.empty()) warn(options_, w);
     if (elided_line_)
       warn(options_, origin_ + ": line " + std::to_string(elided_line_) +
                          ": '...' marks output left out: loaded what the file holds");
-    if (!dangling_.empty()) warn(options_, dangling_.warning(origin_));
-    return std::move(fabric_);
+    return finish();
   }
 
  private:
-  [[noreturn]] void fail(int line, const std::string& reason) const { throw InputError(origin_, line, reason); }
 
   // An author's `...`: the output was cut here.
   void elision(std::string_view s) {
@@ -382,14 +378,6 @@ class LinkinfoParser {
     return it->second.front();
   }
 
-  std::string_view text_;
-  const std::string& origin_;
-  const LoadOptions& options_;
-  Fabric fabric_;
-  LinkLedger ledger_;
-  scan::NoiseLines noise_;
-  scan::DanglingPeers dangling_;
-  int line_ = 0;
   int elided_line_ = 0;
   std::optional<bool> line_mode_;
   std::vector<Record> records_;

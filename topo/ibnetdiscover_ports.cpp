@@ -31,10 +31,10 @@ struct End {
   uint64_t guid;
 };
 
-class PortsParser {
+class PortsParser : scan::TextLoader {
  public:
   PortsParser(std::string_view text, const std::string& origin, const LoadOptions& options)
-      : text_(text), origin_(origin), options_(options), ledger_(origin, [this](PortEnd e) { return port_label(e); }) {}
+      : TextLoader(text, origin, options, [this](PortEnd e) { return port_label(e); }) {}
 
   Fabric run() {
     scan::LineReader reader(text_);
@@ -47,14 +47,10 @@ class PortsParser {
       else report_line(s);
     }
     if (fabric_.size() == 0) fail(0, "no port lines found");
-    if (std::string w = noise_.warning(origin_); !w.empty()) warn(options_, w);
-    return std::move(fabric_);
+    return finish();
   }
 
  private:
-  [[noreturn]] void fail(int line, const std::string& reason) const {
-    throw InputError(origin_, line, reason);
-  }
 
   std::string port_label(PortEnd e) const {
     const Node& n = fabric_.node(e.node);
@@ -155,13 +151,6 @@ class PortsParser {
     fabric_.port(pb).phys = PhysState::LinkUp;
   }
 
-  std::string_view text_;
-  const std::string& origin_;
-  const LoadOptions& options_;
-  Fabric fabric_;
-  scan::NoiseLines noise_;
-  LinkLedger ledger_;
-  int line_ = 0;
   std::unordered_map<uint64_t, NodeId> by_guid_;
 };
 

@@ -53,11 +53,10 @@ struct PortComment {
   std::optional<LinkRate> rate;  // the local port's active width and speed
 };
 
-class PlainParser {
+class PlainParser : scan::TextLoader {
  public:
   PlainParser(std::string_view text, const std::string& origin, const LoadOptions& options)
-      : text_(text), origin_(origin), options_(options),
-        ledger_(origin, [this](PortEnd e) { return port_label(e); }) {}
+      : TextLoader(text, origin, options, [this](PortEnd e) { return port_label(e); }) {}
 
   Fabric run() {
     // Records are rarely shorter than 250 bytes; reserving avoids rehashing large dumps
@@ -87,15 +86,10 @@ class PlainParser {
     if (fabric_.size() == 0)
       fail(0, "no node records (Switch/Ca/Rt lines) found: this is not ibnetdiscover output");
     resolve_links();
-    if (std::string w = noise_.warning(origin_); !w.empty()) warn(options_, w);
-    if (!dangling_.empty()) warn(options_, dangling_.warning(origin_));
-    return std::move(fabric_);
+    return finish();
   }
 
  private:
-  [[noreturn]] void fail(int line, const std::string& reason) const {
-    throw InputError(origin_, line, reason);
-  }
 
   std::string port_label(PortEnd e) const {
     return "\"" + std::string(ids_[e.node]) + "\"[" + std::to_string(e.port) + "]";
@@ -446,14 +440,6 @@ class PlainParser {
     }
   }
 
-  std::string_view text_;
-  const std::string& origin_;
-  const LoadOptions& options_;
-  Fabric fabric_;
-  LinkLedger ledger_;
-  scan::NoiseLines noise_;
-  scan::DanglingPeers dangling_;
-  int line_ = 0;
   NodeId current_ = kNoNode;
   // Header lines seen since the last record; each applies to the next record only.
   std::optional<uint32_t> vendid_, devid_;

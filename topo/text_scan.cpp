@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/error.h"
+
 namespace ibburn::topo::scan {
 
 bool LineReader::next(std::string_view& line) {
@@ -157,6 +159,14 @@ std::string DanglingPeers::warning(const std::string& origin) const {
     out += (i ? ", " : "") + peers_[i].first + " (line " + std::to_string(peers_[i].second) + ")";
   if (peers_.size() > kListed) out += " and " + std::to_string(peers_.size() - kListed) + " more";
   return out;
+}
+
+void TextLoader::fail(int line, const std::string& reason) const { throw InputError(origin_, line, reason); }
+
+Fabric TextLoader::finish() {
+  if (std::string w = noise_.warning(origin_); !w.empty()) warn(options_, w);
+  if (!dangling_.empty()) warn(options_, dangling_.warning(origin_));
+  return std::move(fabric_);
 }
 
 std::string bad_guid_reason(std::string_view what, std::string_view token) {

@@ -1,6 +1,6 @@
 #pragma once
 // Small string_view scanning helpers shared by the fabric text parsers (ibnetdiscover plain
-// and --ports forms). No regexes: dumps of 70k nodes must load in well under a second.
+// and --ports forms, iblinkinfo), and the state they all carry. No regexes: dumps of 70k nodes must load in well under a second.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +8,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "topo/fabric.h"
+#include "topo/fabric_io.h"
+#include "topo/link_ledger.h"
 #include "topo/link_rate.h"
 
 namespace ibburn::topo::scan {
@@ -91,6 +94,26 @@ class DanglingPeers {
   size_t ports_ = 0;
   std::vector<std::pair<std::string, int>> peers_;  // distinct, in order of first mention
   std::unordered_set<std::string> seen_;
+};
+
+// What every fabric text loader carries: its input and origin, the fabric it builds, the
+// line that made each link, and what it warns about once done.
+class TextLoader {
+ protected:
+  TextLoader(std::string_view text, const std::string& origin, const LoadOptions& options, LinkLedger::PortNamer namer)
+      : text_(text), origin_(origin), options_(options), ledger_(origin, std::move(namer)) {}
+  [[noreturn]] void fail(int line, const std::string& reason) const;
+  // Warns about skipped noise and dangling peers, then hands the fabric over.
+  Fabric finish();
+
+  std::string_view text_;
+  const std::string& origin_;
+  const LoadOptions& options_;
+  Fabric fabric_;
+  LinkLedger ledger_;
+  NoiseLines noise_;
+  DanglingPeers dangling_;
+  int line_ = 0;
 };
 
 }  // namespace ibburn::topo::scan

@@ -14,15 +14,6 @@ using namespace ibburn::topo::testing;
 
 namespace {
 
-const std::string kSwitch =
-    "switchguid=0x10(10)\n"
-    "Switch\t4 \"S-0000000000000010\"\t\t# \"sw\" enhanced port 0 lid 1 lmc 0\n"
-    "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"h1 mlx5_0\" lid 2 4xHDR\n"
-    "\n";
-const std::string kCa =
-    "caguid=0x20\n"
-    "Ca\t1 \"H-0000000000000020\"\t\t# \"h1 mlx5_0\"\n"
-    "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n";
 
 // One of each kind of noise line, as the tools print them.
 const char* const kNoise[] = {
