@@ -53,6 +53,7 @@ struct ShowArgs {
   std::string source;
   std::string node_name_map;
   bool json = false;
+  topo::LoadOptions load;
 };
 
 void run_discover(const DiscoverArgs& a) {
@@ -64,7 +65,7 @@ void run_discover(const DiscoverArgs& a) {
 }
 
 void run_show(const ShowArgs& a) {
-  topo::Fabric fabric = a.source == "live" ? a.live.discover() : topo::load_fabric_file(a.source);
+  topo::Fabric fabric = a.source == "live" ? a.live.discover() : topo::load_fabric_file(a.source, a.load);
   if (!a.node_name_map.empty()) topo::NodeNameMap::load(a.node_name_map).apply(fabric);
   topo::FabricSummary s = topo::summarize(fabric);
   if (a.json)
@@ -92,6 +93,8 @@ Registrar reg([](CLI::App& root) {
   show_args->live.add_options(*show);
   show->add_option("--node-name-map", show_args->node_name_map, "infiniband-diags node-name-map");
   show->add_flag("--json", show_args->json, "Print the summary as JSON");
+  show->add_flag("--allow-partial", show_args->load.allow_partial,
+                 "Load a truncated dump (links to nodes it has no record of) with a warning");
   show->callback([show_args] { run_show(*show_args); });
 });
 
