@@ -25,14 +25,14 @@ struct Source {
   std::string ca;
   int port = 0;
   std::string node_name_map;
-  topo::LoadOptions load;
+  topo::LoadOptions load_options;
   void add_options(CLI::App& cmd) {
     cmd.add_option("--fabric", fabrics,
                    "Fabric file (JSON snapshot, ibnetdiscover text or cache); repeat it for "
                    "snapshots taken in different islands. Default: discover live");
     cmd.add_option("-C,--ca", ca, "Live discovery: HCA to use")->excludes("--fabric");
     cmd.add_option("-P,--port", port, "Live discovery: HCA port")->excludes("--fabric");
-    cmd.add_flag("--allow-partial", load.allow_partial,
+    cmd.add_flag("--allow-partial", load_options.allow_partial,
                  "Load a truncated dump (links to nodes it has no record of) with a warning");
   }
   topo::Fabric load() const {
@@ -43,7 +43,7 @@ struct Source {
       return topo::discover_live(d);
     }
     std::vector<topo::Fabric> snapshots;
-    for (const auto& f : fabrics) snapshots.push_back(topo::load_fabric_file(f, load));
+    for (const auto& f : fabrics) snapshots.push_back(topo::load_fabric_file(f, load_options));
     return topo::merge_fabrics(std::move(snapshots));
   }
 };

@@ -245,11 +245,10 @@ TEST(FabricCorpus, IblinkinfoCutByItsAuthorFailsByDefault) {
 }
 
 TEST(FabricCorpus, IblinkinfoSb7700LoadsPartiallyWithAllowPartial) {
-  std::vector<std::string> warnings;
-  LoadOptions o;
-  o.allow_partial = true;
-  o.warn = [&](const std::string& w) { warnings.push_back(w); };
-  Fabric f = load_fabric_file(std::string(IBBURN_CORPUS_DIR) + "/iblinkinfo/sb7700-edr-824380210-linpack.txt", o);
+  Collected c;
+  c.options.allow_partial = true;
+  const std::vector<std::string>& warnings = c.warnings;
+  Fabric f = load_fabric_file(std::string(IBBURN_CORPUS_DIR) + "/iblinkinfo/sb7700-edr-824380210-linpack.txt", c.options);
   // Two CA headers and one switch header; the switch lists ports 1-18 of 36.
   EXPECT_EQ(f.ca_count(), 2u);
   EXPECT_EQ(f.switch_count(), 1u);
@@ -277,11 +276,10 @@ TEST(FabricCorpus, IblinkinfoSb7700LoadsPartiallyWithAllowPartial) {
 }
 
 TEST(FabricCorpus, IblinkinfoIs5035SnippetLoadsItsHostsWithAllowPartial) {
-  LoadOptions o;
-  o.allow_partial = true;
-  std::vector<std::string> warnings;
-  o.warn = [&](const std::string& w) { warnings.push_back(w); };
-  Fabric f = load_fabric_file(std::string(IBBURN_CORPUS_DIR) + "/iblinkinfo/is5035-qdr-legoos-snippet.txt", o);
+  Collected c;
+  c.options.allow_partial = true;
+  const std::vector<std::string>& warnings = c.warnings;
+  Fabric f = load_fabric_file(std::string(IBBURN_CORPUS_DIR) + "/iblinkinfo/is5035-qdr-legoos-snippet.txt", c.options);
   EXPECT_EQ(f.ca_count(), 3u);
   EXPECT_EQ(f.switch_count(), 0u);  // the switch has no lines of its own
   const Node& w0 = node_by_guid(f, 0xe41d2d0300309251);

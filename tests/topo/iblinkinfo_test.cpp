@@ -13,19 +13,9 @@ using namespace ibburn::topo::testing;
 
 namespace {
 
-std::string data(const std::string& name) { return std::string(IBBURN_SOURCE_DIR) + "/tests/topo/data/" + name; }
-
 constexpr uint64_t kLeaf = 0x2c90000000100, kSpine = 0x2c90000000200;
 constexpr uint64_t kGpu01Port = 0x2c90000001001, kGpu02Port = 0x2c90000002001;
 constexpr LinkRate kHdr{Width::X4, Speed::HDR}, kEdr{Width::X4, Speed::EDR};
-
-struct Collected {
-  LoadOptions options;
-  std::vector<std::string> warnings;
-  Collected() {
-    options.warn = [this](const std::string& w) { warnings.push_back(w); };
-  }
-};
 
 // The tiny fabric as iblinkinfo sees it: CAs are known by their port GUIDs.
 void expect_tiny_fabric(const Fabric& f) {

@@ -27,17 +27,7 @@ const char* const kNoise[] = {
     "  ibpanic: [99] mad_rpc_open_port: can't open UMAD port ((null):0): No such file or directory",
 };
 
-struct Collected {
-  LoadOptions options;
-  std::vector<std::string> warnings;
-  Collected() {
-    options.warn = [this](const std::string& w) { warnings.push_back(w); };
-  }
-};
-
 Fabric parse(const std::string& text, Collected& c) { return parse_fabric_text(text, "dump.txt", c.options); }
-
-std::string data(const std::string& name) { return std::string(IBBURN_SOURCE_DIR) + "/tests/topo/data/" + name; }
 
 }  // namespace
 
