@@ -1,7 +1,10 @@
 #include "topo/fabric_io.h"
 
+#include <iostream>
+
 #include "common/error.h"
 #include "common/file_io.h"
+#include "topo/iblinkinfo_text.h"
 #include "topo/ibnd_fabric.h"
 #include "topo/ibnetdiscover_text.h"
 #include "topo/snapshot_json.h"
@@ -25,25 +28,46 @@ bool looks_like_json(std::string_view text) {
 
 }  // namespace
 
-Fabric load_fabric_file(const std::string& path, FabricFormat format) {
+Fabric load_fabric_file(const std::string& path, const LoadOptions& options) {
+  const FabricFormat format = options.format;
   if (format == FabricFormat::IbnetdiscCache || (format == FabricFormat::Auto && is_ibnd_cache(path)))
     return load_ibnd_cache(path);
-  return parse_fabric_text(read_file(path), path, format);
+  return parse_fabric_text(read_file(path), path, options);
 }
 
-Fabric parse_fabric_text(const std::string& text, const std::string& origin, FabricFormat format) {
-  switch (format) {
+Fabric load_fabric_file(const std::string& path, FabricFormat format) {
+  LoadOptions options;
+  options.format = format;
+  return load_fabric_file(path, options);
+}
+
+Fabric parse_fabric_text(const std::string& text, const std::string& origin, const LoadOptions& options) {
+  switch (options.format) {
     case FabricFormat::Json:
       return parse_snapshot_json(text, origin);
     case FabricFormat::IbnetdiscoverText:
-      return parse_ibnetdiscover_text(text, origin);
+      return parse_ibnetdiscover_text(text, origin, options);
+    case FabricFormat::IblinkinfoText:
+      return parse_iblinkinfo_text(text, origin, options);
     case FabricFormat::IbnetdiscCache:
       throw InputError(origin, 0, "a libibnetdisc cache is binary and must be loaded from its file");
     case FabricFormat::Auto:
       break;
   }
   if (looks_like_json(text)) return parse_snapshot_json(text, origin);
-  return parse_ibnetdiscover_text(text, origin);
+  if (looks_like_iblinkinfo(text)) return parse_iblinkinfo_text(text, origin, options);
+  return parse_ibnetdiscover_text(text, origin, options);
+}
+
+Fabric parse_fabric_text(const std::string& text, const std::string& origin, FabricFormat format) {
+  LoadOptions options;
+  options.format = format;
+  return parse_fabric_text(text, origin, options);
+}
+
+void warn(const LoadOptions& options, const std::string& message) {
+  if (options.warn) options.warn(message);
+  else std::cerr << "ibburn: warning: " << message << "\n";
 }
 
 void save_fabric_file(const Fabric& fabric, const std::string& path) {

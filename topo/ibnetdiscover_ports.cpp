@@ -31,10 +31,10 @@ struct End {
   uint64_t guid;
 };
 
-class PortsParser {
+class PortsParser : scan::TextLoader {
  public:
-  PortsParser(std::string_view text, const std::string& origin)
-      : text_(text), origin_(origin), ledger_(origin, [this](PortEnd e) { return port_label(e); }) {}
+  PortsParser(std::string_view text, const std::string& origin, const LoadOptions& options)
+      : TextLoader(text, origin, options, [this](PortEnd e) { return port_label(e); }) {}
 
   Fabric run() {
     scan::LineReader reader(text_);
@@ -43,16 +43,14 @@ class PortsParser {
       line_ = reader.number();
       std::string_view s = scan::trim(raw);
       if (s.empty() || s.front() == '#') continue;
-      report_line(s);
+      if (scan::is_tool_noise(s)) noise_.add(line_, s);
+      else report_line(s);
     }
     if (fabric_.size() == 0) fail(0, "no port lines found");
-    return std::move(fabric_);
+    return finish();
   }
 
  private:
-  [[noreturn]] void fail(int line, const std::string& reason) const {
-    throw InputError(origin_, line, reason);
-  }
 
   std::string port_label(PortEnd e) const {
     const Node& n = fabric_.node(e.node);
@@ -130,8 +128,7 @@ class PortsParser {
       // An unlinked port: only its node's name follows.
       size_t close = s.rfind('\'');
       if (close == 0) fail(line_, "unclosed quote in the node name");
-      PortEnd pe = place(a, s.substr(1, close - 1));
-      fabric_.port(pe).active = {*width, *speed};
+      place(a, s.substr(1, close - 1));
       return;
     }
     if (s.empty() || s.front() != '-')
@@ -154,32 +151,21 @@ class PortsParser {
     fabric_.port(pb).phys = PhysState::LinkUp;
   }
 
-  std::string_view text_;
-  const std::string& origin_;
-  Fabric fabric_;
-  LinkLedger ledger_;
-  int line_ = 0;
   std::unordered_map<uint64_t, NodeId> by_guid_;
 };
 
 }  // namespace
 
 bool looks_like_ports_report(std::string_view text) {
-  scan::LineReader reader(text);
-  std::string_view line;
-  while (reader.next(line)) {
-    std::string_view s = scan::trim(line);
-    if (s.empty() || s.front() == '#') continue;
-    std::string_view type = next_token(s);
-    next_token(s);
-    next_token(s);
-    return node_type(type) && next_token(s).starts_with("0x");
-  }
-  return false;
+  std::string_view s = scan::first_significant_line(text);
+  std::string_view type = next_token(s);
+  next_token(s);
+  next_token(s);
+  return node_type(type) && next_token(s).starts_with("0x");
 }
 
-Fabric parse_ibnetdiscover_ports(std::string_view text, const std::string& origin) {
-  return PortsParser(text, origin).run();
+Fabric parse_ibnetdiscover_ports(std::string_view text, const std::string& origin, const LoadOptions& options) {
+  return PortsParser(text, origin, options).run();
 }
 
 }  // namespace ibburn::topo

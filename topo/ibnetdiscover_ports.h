@@ -9,15 +9,18 @@
 #include <string_view>
 
 #include "topo/fabric.h"
+#include "topo/fabric_io.h"
 
 namespace ibburn::topo {
 
-// True when the first line that is not blank or a comment has the report's shape
-// (`CA|SW|RT <lid> <port> 0x<guid> ...`).
+// True when the first line that is not blank, a comment or tool noise has the report's
+// shape (`CA|SW|RT <lid> <port> 0x<guid> ...`).
 bool looks_like_ports_report(std::string_view text);
 
 // Throws InputError(origin, line, reason) on malformed lines and on a port that two lines
-// link to different peers.
-Fabric parse_ibnetdiscover_ports(std::string_view text, const std::string& origin);
+// link to different peers. Tool noise lines are skipped with a warning. A port printed
+// without a peer is not linked and gets no rate: the width and speed the report prints for
+// it are read from a port that is down, where PortInfo holds no trained values.
+Fabric parse_ibnetdiscover_ports(std::string_view text, const std::string& origin, const LoadOptions& options = {});
 
 }  // namespace ibburn::topo

@@ -53,11 +53,10 @@ struct PortComment {
   std::optional<LinkRate> rate;  // the local port's active width and speed
 };
 
-class PlainParser {
+class PlainParser : scan::TextLoader {
  public:
-  PlainParser(std::string_view text, const std::string& origin)
-      : text_(text), origin_(origin),
-        ledger_(origin, [this](PortEnd e) { return port_label(e); }) {}
+  PlainParser(std::string_view text, const std::string& origin, const LoadOptions& options)
+      : TextLoader(text, origin, options, [this](PortEnd e) { return port_label(e); }) {}
 
   Fabric run() {
     // Records are rarely shorter than 250 bytes; reserving avoids rehashing large dumps
@@ -75,6 +74,8 @@ class PlainParser {
         current_ = kNoNode;  // a blank line ends a record
       } else if (s.front() == '#') {
         continue;
+      } else if (scan::is_tool_noise(s)) {
+        noise_.add(line_, s);
       } else if (s.front() == '[') {
         port_line(s);
       } else if (!record_header(s) && !key_value(s) && !grouping_line(s)) {
@@ -85,13 +86,10 @@ class PlainParser {
     if (fabric_.size() == 0)
       fail(0, "no node records (Switch/Ca/Rt lines) found: this is not ibnetdiscover output");
     resolve_links();
-    return std::move(fabric_);
+    return finish();
   }
 
  private:
-  [[noreturn]] void fail(int line, const std::string& reason) const {
-    throw InputError(origin_, line, reason);
-  }
 
   std::string port_label(PortEnd e) const {
     return "\"" + std::string(ids_[e.node]) + "\"[" + std::to_string(e.port) + "]";
@@ -174,7 +172,8 @@ class PlainParser {
     std::string_view id = rest.substr(1, q - 1);
     rest = skip_space(rest.substr(q + 1));
 
-    std::string_view desc;
+    // ibsim names a node without a quoted description by its id (netfiles often have none).
+    std::string_view desc = id;
     std::optional<uint32_t> lid, lmc;
     if (!rest.empty() && rest.front() == '#') {
       std::string_view c = rest.substr(1);
@@ -405,9 +404,17 @@ class PlainParser {
     for (const PendingLink& l : pending_) {
       std::optional<NodeId> found = find(l.remote);
       if (!found) {
-        std::string desc = l.remote_desc.empty() ? "" : " (" + quote(l.remote_desc) + ")";
-        fail(l.line, "node \"" + std::string(l.remote.text) + "\"" + desc +
-                         " is linked from here but has no record of its own: the dump is truncated or edited");
+        std::string peer = "\"" + std::string(l.remote.text) + "\"" +
+                           (l.remote_desc.empty() ? "" : " (" + quote(l.remote_desc) + ")");
+        if (!options_.allow_partial)
+          fail(l.line, "node " + peer +
+                           " is linked from here but has no record of its own: the dump is truncated or edited "
+                           "(--allow-partial loads the rest)");
+        Port& p = fabric_.port(l.local);
+        p.phys = PhysState::LinkUp;
+        p.peer_unreached = true;
+        dangling_.add(std::move(peer), l.line);
+        continue;
       }
       NodeId rid = *found;
       Node& remote = fabric_.node(rid);
@@ -433,11 +440,6 @@ class PlainParser {
     }
   }
 
-  std::string_view text_;
-  const std::string& origin_;
-  Fabric fabric_;
-  LinkLedger ledger_;
-  int line_ = 0;
   NodeId current_ = kNoNode;
   // Header lines seen since the last record; each applies to the next record only.
   std::optional<uint32_t> vendid_, devid_;
@@ -512,9 +514,9 @@ void append_port_line(std::string& out, const Fabric& f, const Node& n, const Po
 
 }  // namespace
 
-Fabric parse_ibnetdiscover_text(std::string_view text, const std::string& origin) {
-  if (looks_like_ports_report(text)) return parse_ibnetdiscover_ports(text, origin);
-  return PlainParser(text, origin).run();
+Fabric parse_ibnetdiscover_text(std::string_view text, const std::string& origin, const LoadOptions& options) {
+  if (looks_like_ports_report(text)) return parse_ibnetdiscover_ports(text, origin, options);
+  return PlainParser(text, origin, options).run();
 }
 
 std::string to_ibnetdiscover_text(const Fabric& fabric) {

@@ -11,13 +11,16 @@
 #include <string_view>
 
 #include "topo/fabric.h"
+#include "topo/fabric_io.h"
 
 namespace ibburn::topo {
 
 // Parses ibnetdiscover text in any of the variants above. `origin` (a file name) prefixes
 // every error. Throws InputError(origin, line, reason) on malformed input, including
-// redacted GUIDs, a node that is linked to but has no record of its own (truncated dump),
-// and a port that two lines link to different peers.
-Fabric parse_ibnetdiscover_text(std::string_view text, const std::string& origin);
+// redacted GUIDs, a node that is linked to but has no record of its own (truncated dump;
+// loaded with a warning under options.allow_partial), and a port that two lines link to
+// different peers. Tool noise lines are skipped with a warning. A record without a quoted
+// description takes its node id as description, as ibsim does with netfiles.
+Fabric parse_ibnetdiscover_text(std::string_view text, const std::string& origin, const LoadOptions& options = {});
 
 }  // namespace ibburn::topo

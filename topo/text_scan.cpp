@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/error.h"
+
 namespace ibburn::topo::scan {
 
 bool LineReader::next(std::string_view& line) {
@@ -73,6 +75,92 @@ std::string quote(std::string_view s) {
   }
   if (s.size() > kMax) out += "...";
   return out + "'";
+}
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// `file.c:123; ` as libibnetdisc's IBND_ERROR and old libibmad messages begin.
+bool source_location_prefix(std::string_view s) {
+  size_t semi = s.find("; ");
+  if (semi == std::string_view::npos) return false;
+  std::string_view loc = s.substr(0, semi);
+  size_t colon = loc.rfind(':');
+  if (colon == std::string_view::npos || !all_digits(loc.substr(colon + 1))) return false;
+  std::string_view file = loc.substr(0, colon);
+  return file.size() > 2 && file.ends_with(".c") && file.find_first_of(" \t\"") == std::string_view::npos;
+}
+
+}  // namespace
+
+bool is_tool_noise(std::string_view s) {
+  if (s.starts_with("DR path slid ")) return true;
+  if (s.starts_with("Lid ")) {  // portid2str of a LID-routed path with a DR part
+    std::string_view rest = s.substr(4);
+    std::string_view lid = next_token(rest);
+    if (all_digits(lid) && skip_space(rest).starts_with("DR path ")) return true;
+  }
+  for (std::string_view tag : {"ibwarn: ", "ibdebug: ", "ibpanic: ", "iberror: "})
+    if (s.starts_with(tag)) return true;
+  // `ibnetdiscover: iberror: failed: ...` (the program name may be empty).
+  if (size_t at = s.find(": iberror: "); at != std::string_view::npos && s.substr(0, at).find(' ') == std::string_view::npos)
+    return true;
+  return source_location_prefix(s);
+}
+
+bool is_elision(std::string_view s) { return s.size() >= 3 && s.find_first_not_of('.') == std::string_view::npos; }
+
+std::string_view first_significant_line(std::string_view text) {
+  LineReader reader(text);
+  std::string_view line;
+  while (reader.next(line)) {
+    std::string_view s = trim(line);
+    if (!s.empty() && s.front() != '#' && !is_tool_noise(s) && !is_elision(s)) return s;
+  }
+  return {};
+}
+
+void NoiseLines::add(int line, std::string_view text) {
+  if (count_++ == 0) {
+    first_line_ = line;
+    first_ = std::string(text);
+  }
+}
+
+std::string NoiseLines::warning(const std::string& origin) const {
+  if (count_ == 0) return {};
+  return origin + ": skipped " + std::to_string(count_) + (count_ == 1 ? " line" : " lines") +
+         " of diagnostic tool messages (the first, line " + std::to_string(first_line_) + ": " + quote(first_) + ")";
+}
+
+void DanglingPeers::add(std::string peer, int line) {
+  ++ports_;
+  if (seen_.insert(peer).second) peers_.emplace_back(std::move(peer), line);
+}
+
+std::string DanglingPeers::warning(const std::string& origin) const {
+  constexpr size_t kListed = 8;
+  std::string out = origin + ": loaded a partial fabric: " + std::to_string(ports_) +
+                    (ports_ == 1 ? " port links" : " ports link") + " to " + std::to_string(peers_.size()) +
+                    (peers_.size() == 1 ? " node" : " nodes") + " the file has no record of, kept as unreached peers: ";
+  for (size_t i = 0; i < peers_.size() && i < kListed; ++i)
+    out += (i ? ", " : "") + peers_[i].first + " (line " + std::to_string(peers_[i].second) + ")";
+  if (peers_.size() > kListed) out += " and " + std::to_string(peers_.size() - kListed) + " more";
+  return out;
+}
+
+void TextLoader::fail(int line, const std::string& reason) const { throw InputError(origin_, line, reason); }
+
+Fabric TextLoader::finish() {
+  if (std::string w = noise_.warning(origin_); !w.empty()) warn(options_, w);
+  if (!dangling_.empty()) warn(options_, dangling_.warning(origin_));
+  return std::move(fabric_);
 }
 
 std::string bad_guid_reason(std::string_view what, std::string_view token) {

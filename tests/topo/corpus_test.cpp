@@ -181,13 +181,15 @@ TEST_F(FabricCorpus, PortsReportFromOsc) {
   const Node& ca = node_by_guid(f, 0x7cfe9003003b4bde);
   EXPECT_EQ(ca.description, "o0001 HCA-1");
   EXPECT_EQ(ca.ports[1].lid, 134);
-  // Unlinked ports keep what the report printed.
+  // Unlinked ports exist but are no links, and the rate printed for them (4x ???, 4x SDR)
+  // is a down port's meaningless PortInfo: not kept.
   const Node& s4 = node_by_guid(f, 0x506b4b03005c2740);
   EXPECT_FALSE(s4.ports[37].linked());
-  EXPECT_EQ(s4.ports[37].active, (LinkRate{Width::X4, Speed::Unknown}));
+  EXPECT_EQ(s4.ports[37].active, kUnknownRate);
   const Node& split = node_by_guid(f, 0x08c0eb0300add20e);
   EXPECT_EQ(split.num_ports, 80);
-  EXPECT_EQ(split.ports[80].active, (LinkRate{Width::X4, Speed::SDR}));
+  EXPECT_FALSE(split.ports[80].linked());
+  EXPECT_EQ(split.ports[80].active, kUnknownRate);
 }
 
 TEST_F(FabricCorpus, HandAssembledPortsReportContradictsItself) {
@@ -220,5 +222,75 @@ TEST_F(FabricCorpus, MessyPortsReportLinesParse) {
   EXPECT_EQ(node_by_guid(f, 0x946dae0300630bf6).description, "5FB0405-leaf-IB01 ");
   EXPECT_EQ(node_by_guid(f, 0x946dae0300618c83).description, " 5FB0406-spine-IB02 ");
   EXPECT_EQ(node_by_guid(f, 0x946dae0300618c83).ports[0].lid, 25);
-  EXPECT_EQ(node_by_guid(f, 0x0002c9020040f160).ports[22].active, kX4Qdr);
+  EXPECT_FALSE(node_by_guid(f, 0x0002c9020040f160).ports[22].linked());  // unlinked (line 6)
+  EXPECT_EQ(node_by_guid(f, 0x0002c9020040f160).ports[22].active, kUnknownRate);
+}
+
+// ../shared/corpus/iblinkinfo: both published copies were cut by their authors, the SB7700
+// listing after switch port 18 of 36 without a mark, the IS5035 snippet with `...` lines.
+TEST_F(FabricCorpus, IblinkinfoCutByItsAuthorFailsByDefault) {
+  const std::string sb7700 = ibburn::testing::corpus_path("iblinkinfo/sb7700-edr-824380210-linpack.txt");
+  const std::string is5035 = ibburn::testing::corpus_path("iblinkinfo/is5035-qdr-legoos-snippet.txt");
+  const std::pair<std::string, std::pair<int, std::string>> cases[] = {
+      {sb7700,
+       {4, "port 36 of 'MF0;SB7700:MSB7700/U1' is not listed in its own lines (they end at port 18; "
+           "--allow-partial loads a cut listing)"}},
+      {is5035, {1, "'...' marks output left out: the dump is incomplete (--allow-partial loads the rest)"}}};
+  for (const auto& [file, want] : cases) {
+    try {
+      load_fabric_file(file);
+      ADD_FAILURE() << file << " loaded";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.line(), want.first) << file;
+      EXPECT_EQ(e.reason(), want.second);
+    }
+  }
+}
+
+TEST_F(FabricCorpus, IblinkinfoSb7700LoadsPartiallyWithAllowPartial) {
+  Collected c;
+  c.options.allow_partial = true;
+  const std::vector<std::string>& warnings = c.warnings;
+  Fabric f = load_fabric_file(ibburn::testing::corpus_path("iblinkinfo/sb7700-edr-824380210-linpack.txt"), c.options);
+  // Two CA headers and one switch header; the switch lists ports 1-18 of 36.
+  EXPECT_EQ(f.ca_count(), 2u);
+  EXPECT_EQ(f.switch_count(), 1u);
+  const LinkRate edr{Width::X4, Speed::EDR};
+  const uint64_t sw = 0x506b4b0300820910;
+  expect_link(f, 0xec0d9a03003d62be, 1, sw, 17, edr);
+  const Node& s = node_by_guid(f, sw);
+  EXPECT_EQ(s.description, "MF0;SB7700:MSB7700/U1");
+  EXPECT_EQ(s.ports[0].lid, 2);
+  EXPECT_EQ(s.ports[5].phys, PhysState::Polling);
+  // mgt's cable goes to port 36, beyond the cut: the port exists, linked; its rate is on mgt's end.
+  EXPECT_EQ(s.num_ports, 36);
+  const Node& mgt = node_by_guid(f, 0x248a070300928186);
+  EXPECT_EQ(mgt.description, "mgt mlx5_0");
+  EXPECT_EQ(mgt.ports[1].remote, (PortEnd{*f.find_guid(sw), 36}));
+  EXPECT_EQ(mgt.ports[1].active, edr);
+  // Port 18 names n01, whose CA lines were cut.
+  EXPECT_TRUE(s.ports[18].peer_unreached);
+  EXPECT_EQ(f.links().size(), 2u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("1 port links to 1 node the file has no record of, kept as unreached peers: "
+                             "'n01 HCA-1' (LID 1) (line 23)"),
+            std::string::npos)
+      << warnings[0];
+}
+
+TEST_F(FabricCorpus, IblinkinfoIs5035SnippetLoadsItsHostsWithAllowPartial) {
+  Collected c;
+  c.options.allow_partial = true;
+  const std::vector<std::string>& warnings = c.warnings;
+  Fabric f = load_fabric_file(ibburn::testing::corpus_path("iblinkinfo/is5035-qdr-legoos-snippet.txt"), c.options);
+  EXPECT_EQ(f.ca_count(), 3u);
+  EXPECT_EQ(f.switch_count(), 0u);  // the switch has no lines of its own
+  const Node& w0 = node_by_guid(f, 0xe41d2d0300309251);
+  EXPECT_EQ(w0.description, "wuklab00 mlx4_0");
+  EXPECT_EQ(w0.ports[1].lid, 8);
+  EXPECT_EQ(w0.ports[1].active, kX4Qdr);
+  EXPECT_TRUE(w0.ports[1].peer_unreached);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("line 1: '...' marks output left out"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[1].find("3 ports link to 1 node"), std::string::npos) << warnings[1];
 }

@@ -5,9 +5,37 @@
 
 #include <string>
 
+#include <vector>
+
 #include "topo/fabric.h"
+#include "topo/fabric_io.h"
 
 namespace ibburn::topo::testing {
+
+// A small valid dump: one switch, one HCA, one cable (tests break or cut it).
+inline const std::string kSwitch =
+    "switchguid=0x10(10)\n"
+    "Switch\t4 \"S-0000000000000010\"\t\t# \"sw\" enhanced port 0 lid 1 lmc 0\n"
+    "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"h1 mlx5_0\" lid 2 4xHDR\n"
+    "\n";
+inline const std::string kCa =
+    "caguid=0x20\n"
+    "Ca\t1 \"H-0000000000000020\"\t\t# \"h1 mlx5_0\"\n"
+    "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n";
+
+// A file under tests/topo/data (provenance in its PROVENANCE.md).
+inline std::string data(const std::string& name) {
+  return std::string(IBBURN_SOURCE_DIR) + "/tests/topo/data/" + name;
+}
+
+// Load options whose warnings are kept for the test to read.
+struct Collected {
+  LoadOptions options;
+  std::vector<std::string> warnings;
+  Collected() {
+    options.warn = [this](const std::string& w) { warnings.push_back(w); };
+  }
+};
 
 inline const Node& node_by_guid(const Fabric& f, uint64_t guid) {
   auto id = f.find_guid(guid);

@@ -2,23 +2,14 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "fabric_expect.h"
 #include "topo/fabric_io.h"
 
 using namespace ibburn;
 using namespace ibburn::topo;
+using namespace ibburn::topo::testing;
 
 namespace {
-
-// A small valid dump; tests break one line of it.
-const std::string kSwitch =
-    "switchguid=0x10(10)\n"
-    "Switch\t4 \"S-0000000000000010\"\t\t# \"sw\" enhanced port 0 lid 1 lmc 0\n"
-    "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"h1 mlx5_0\" lid 2 4xHDR\n"
-    "\n";
-const std::string kCa =
-    "caguid=0x20\n"
-    "Ca\t1 \"H-0000000000000020\"\t\t# \"h1 mlx5_0\"\n"
-    "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n";
 
 struct Case {
   const char* name;
@@ -131,7 +122,7 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
        "lmc '9' is out of range"},
       {"truncated dump", kSwitch, kText, 3,
        "node \"H-0000000000000020\" ('h1 mlx5_0') is linked from here but has no record of its own: the dump is "
-       "truncated or edited"},
+       "truncated or edited (--allow-partial loads the rest)"},
       {"remote port beyond count",
        "Switch\t4 \"S-0000000000000010\"\n[1]\t\"H-0000000000000020\"[2]\n\nCa\t1 \"H-0000000000000020\"\n", kText,
        2, "port 2 of node \"H-0000000000000020\" does not exist: its record at line 4 declares 1 ports"},
