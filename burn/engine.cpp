@@ -77,12 +77,6 @@ MPI_Comm host_comm(int rank, const std::string& host) {
   return local;
 }
 
-std::string hostname() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
-}
-
 // The host preflight, for the ranks of this host and for rank 0.
 HostCheckAnswer check_this_host(const BurnOptions& o) {
   HostCheckAnswer a;
