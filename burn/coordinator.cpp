@@ -345,7 +345,7 @@ class Coordinator {
           if (s.rx && !s.samples_gbps.empty()) rates.push_back({s.from, s.to, s.samples_gbps.back()});
       std::cerr << progress_line(stage_index_, static_cast<int>(plan_.stages.size()), st.name,
                                  std::chrono::duration<double>(Clock::now() - t0).count(),
-                                 std::chrono::duration<double>(o_.duration).count(), rates)
+                                 std::chrono::duration<double>(o_.duration).count(), rates, eps_)
                 << "\n";
     };
     auto reports = collect<Report>(involved, t0 + o_.duration + o_.timeout, tick);
