@@ -198,21 +198,6 @@ nlohmann::json to_json(const SideReport& s) {
   return j;
 }
 
-SideReport side_report_from_json(const nlohmann::json& j) {
-  SideReport s;
-  s.flow = j.at("flow").get<std::uint32_t>();
-  s.from = j.at("from").get<int>();
-  s.to = j.at("to").get<int>();
-  s.rx = j.at("rx").get<bool>();
-  s.bytes = j.value("bytes", std::uint64_t{0});
-  s.seconds = j.value("seconds", 0.0);
-  s.samples_gbps = j.value("samples_gbps", std::vector<double>{});
-  s.errors = j.value("errors", std::uint64_t{0});
-  s.mismatches = j.value("mismatches", std::uint64_t{0});
-  s.failure = j.value("failure", "");
-  return s;
-}
-
 nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {
   nlohmann::json h{{"type", "run"}, {"transport", o.transport}, {"ranks", endpoints.size()},
                    {"duration_s", std::chrono::duration<double>(o.duration).count()},

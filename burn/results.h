@@ -80,7 +80,6 @@ nlohmann::json to_json(const DirectionResult& d);
 nlohmann::json to_json(const StageResult& s);
 nlohmann::json to_json(const EndpointInfo& e);
 nlohmann::json to_json(const SideReport& s);
-SideReport side_report_from_json(const nlohmann::json& j);
 EndpointInfo endpoint_from_json(const nlohmann::json& j);
 StageResult stage_result_from_json(const nlohmann::json& j);
 
