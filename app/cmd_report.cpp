@@ -35,11 +35,13 @@ void add_report(CLI::App& root) {
   auto db = std::make_shared<std::string>();
   auto last = std::make_shared<int>(10);
   auto rows = std::make_shared<size_t>(20);
+  auto list = std::make_shared<bool>(false);
   hist->add_option("--db", *db, "SQLite history database (ibburn report --history)")->required();
   hist->add_option("--last", *last, "runs to consider (default 10)")->check(CLI::PositiveNumber);
   hist->add_option("--max-rows", *rows, "failing subjects shown per kind (0 = all; default 20)");
+  hist->add_flag("--list", *list, "list the golden subjects by name, one a line (default: counts)");
   hist->callback([=] {
-    std::cout << report::format_history(report::History(*db).rank(*last), *rows);
+    std::cout << report::format_history(report::History(*db).rank(*last), *rows, *list);
   });
 }
 

@@ -10,9 +10,11 @@
 
 namespace ibburn::burn {
 
-bool Channel::send(const nlohmann::json& msg, SteadyTime deadline) {
+bool Channel::send(const Message& msg, SteadyTime deadline) {
   if (closed_) return false;
-  std::string line = msg.dump() + "\n";
+  nlohmann::json j;
+  to_json(j, msg);
+  std::string line = j.dump() + "\n";
   try {
     send_all(fd_.get(), line.data(), line.size(), deadline);
     return true;
@@ -29,8 +31,8 @@ void Channel::close(const std::string& reason) {
   fd_.reset();
 }
 
-std::vector<nlohmann::json> Channel::read_available() {
-  std::vector<nlohmann::json> out;
+std::vector<Message> Channel::read_available() {
+  std::vector<Message> out;
   if (closed_) return out;
   char tmp[65536];
   while (true) {
@@ -50,10 +52,13 @@ std::vector<nlohmann::json> Channel::read_available() {
   std::size_t start = 0, nl;
   while ((nl = buf_.find('\n', start)) != std::string::npos) {
     try {
-      out.push_back(nlohmann::json::parse(buf_.begin() + static_cast<long>(start),
-                                          buf_.begin() + static_cast<long>(nl)));
+      out.push_back(message_from_json(nlohmann::json::parse(buf_.begin() + static_cast<long>(start),
+                                                            buf_.begin() + static_cast<long>(nl))));
     } catch (const nlohmann::json::exception&) {
       close("protocol error: malformed control message");
+      return out;
+    } catch (const ProtocolError& e) {
+      close(std::string("protocol error: ") + e.what());
       return out;
     }
     start = nl + 1;
@@ -62,7 +67,7 @@ std::vector<nlohmann::json> Channel::read_available() {
   return out;
 }
 
-std::vector<nlohmann::json> Channel::poll(int ms) {
+std::vector<Message> Channel::poll(int ms) {
   wait_any({this}, ms);
   return read_available();
 }

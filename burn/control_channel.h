@@ -1,14 +1,13 @@
 #pragma once
 // The engine's control channel: newline-delimited JSON over TCP between rank 0 and every
-// rank. It carries the stage setup, the transports' address blobs, per-second samples and
+// rank, one burn/control_protocol.h message per line. It carries the stage setup, the transports' address blobs, per-second samples and
 // stage reports. It replaces MPI collectives after start-up because a rank that dies or hangs
 // would block a collective forever, while a socket tells rank 0 at once (EOF) or lets it give
 // up after a deadline, and the other ranks carry on.
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "burn/control_protocol.h"
 #include "burn/socket_util.h"
 
 namespace ibburn::burn {
@@ -20,11 +19,12 @@ class Channel {
   bool closed() const { return closed_; }
   const std::string& close_reason() const { return close_reason_; }
   // Sends one message by the deadline; on failure the channel is closed (no throw).
-  bool send(const nlohmann::json& msg, SteadyTime deadline);
-  // Reads whatever is available without blocking and returns the complete messages.
-  std::vector<nlohmann::json> read_available();
+  bool send(const Message& msg, SteadyTime deadline);
+  // Reads whatever is available without blocking and returns the complete messages. A
+  // malformed message closes the channel, the protocol error as the reason.
+  std::vector<Message> read_available();
   // Waits up to ms for data, then read_available().
-  std::vector<nlohmann::json> poll(int ms);
+  std::vector<Message> poll(int ms);
   void close(const std::string& reason);
 
  private:

@@ -40,7 +40,7 @@ class Coordinator {
     write_summary(false);
     if (static_cast<int>(lost_.size()) == n_) {
       for (int r = 0; r < n_; ++r)
-        if (ch_[r]) ch_[r]->send({{"type", "done"}}, Clock::now() + 1s);
+        if (ch_[r]) ch_[r]->send(Done{}, Clock::now() + 1s);
       if (!refused_.empty()) {  // the hosts are the finding
         Summary s = write_summary(true);
         print_summary(std::cerr, "burn", s.findings);
@@ -62,7 +62,7 @@ class Coordinator {
     const bool was_interrupted = interrupted();
     Summary s = write_summary(!was_interrupted);
     for (int r = 0; r < n_; ++r)
-      if (ch_[r]) ch_[r]->send({{"type", "done"}}, Clock::now() + 1s);
+      if (ch_[r]) ch_[r]->send(Done{}, Clock::now() + 1s);
     print_summary(std::cerr, "burn", s.findings);
     std::cerr << fmt::format("burn: {} stage(s) run, results in {}\n", stages_.size(), o_.out_dir);
     if (was_interrupted) return kExitInterrupted;
@@ -97,12 +97,13 @@ class Coordinator {
       for (auto& p : pending) {
         if (!p) continue;
         for (const auto& m : p->read_available()) {
-          if (m.value("type", "") != "hello" || m.value("token", "") != token_) continue;
-          int rank = m.value("rank", -1);
+          const auto* hello = std::get_if<Hello>(&m);
+          if (!hello || hello->token != token_) continue;
+          const int rank = hello->rank;
           if (rank < 0 || rank >= n_ || ch_[rank]) continue;
-          if (m.contains("endpoint")) eps_[rank] = endpoint_from_json(m.at("endpoint"));
-          if (m.contains("host_check")) host_checks_[rank] = m.at("host_check");
-          if (m.contains("error")) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), m.at("error").get<std::string>());
+          eps_[rank] = hello->endpoint;
+          if (hello->host_check) host_checks_[rank] = *hello->host_check;
+          if (hello->error) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), *hello->error);
           ch_[rank] = std::move(p);
           ++known;
           break;
@@ -121,12 +122,12 @@ class Coordinator {
   // part (they stay connected and are released at the end), unless --force.
   void refuse_failed_hosts() {
     for (const auto& [checker, report] : host_checks_) {
-      if (report.value("ok", true)) continue;
+      if (report.ok) continue;
       const std::string& host = eps_[checker].host;
-      std::string why = report.contains("error") ? report.at("error").get<std::string>() : "";
-      for (const auto& f : report.value("findings", json::array()))
-        if (f.value("severity", "") == "error" || f.value("severity", "") == "critical") {
-          why = f.value("message", "");
+      std::string why = report.error.value_or("");
+      for (const auto& f : report.findings)
+        if (f.severity >= Severity::Error) {
+          why = f.message;
           break;
         }
       std::cerr << fmt::format("burn: host check failed on {}: {}{}\n", host, why,
@@ -145,23 +146,23 @@ class Coordinator {
     json all = json::array();
     for (const auto& [checker, report] : host_checks_) {
       const std::string& host = eps_[checker].host;
-      const bool ok = report.value("ok", true);
-      json j{{"host", host}, {"ok", ok}, {"refused", !ok && !o_.force}, {"findings", report.value("findings", json::array())},
-             {"pairing", report.value("pairing", json::array())}};
-      if (report.contains("error")) j["error"] = report.at("error");
+      const bool ok = report.ok;
+      json j{{"host", host}, {"ok", ok}, {"refused", !ok && !o_.force}, {"findings", json::array()},
+             {"pairing", report.pairing}};
+      for (const auto& f : report.findings) j["findings"].push_back(to_json(f));
+      if (report.error) j["error"] = *report.error;
       all.push_back(j);
       if (ok) continue;
-      for (const auto& jf : j["findings"]) {
-        Finding f = finding_from_json(jf);
+      for (Finding f : report.findings) {
         if (f.severity < Severity::Error) continue;
         f.kind = "host_" + f.kind;
         f.message = host + ": " + f.message;
         if (o_.force) f.severity = Severity::Warning;
         s.findings.push_back(std::move(f));
       }
-      if (report.contains("error"))
+      if (report.error)
         s.findings.push_back({"host_check_failed", o_.force ? Severity::Warning : Severity::Error,
-                              host + ": " + report.at("error").get<std::string>(), {{host, 0}}, {}});
+                              host + ": " + *report.error, {{host, 0}}, {}});
       s.pass = false;
     }
     s.json["host_checks"] = all;
@@ -214,25 +215,25 @@ class Coordinator {
     return out;
   }
 
-  void take_sample(int rank, const json& m) {
-    for (const auto& js : m.at("sides")) {
-      auto key = std::tuple(js.at("flow").get<std::uint32_t>(), js.at("from").get<int>(), js.at("rx").get<bool>());
-      SideReport& s = live_[rank][key];
-      s.flow = std::get<0>(key);
-      s.from = std::get<1>(key);
-      s.to = js.at("to").get<int>();
-      s.rx = std::get<2>(key);
-      s.bytes = js.at("bytes").get<std::uint64_t>();
-      s.seconds = m.at("seconds").get<double>();
-      s.samples_gbps.push_back(js.at("gbps").get<double>());
+  void take_sample(int rank, const Sample& m) {
+    for (const auto& x : m.sides) {
+      SideReport& s = live_[rank][std::tuple(x.flow, x.from, x.rx)];
+      s.flow = x.flow;
+      s.from = x.from;
+      s.to = x.to;
+      s.rx = x.rx;
+      s.bytes = x.bytes;
+      s.seconds = m.seconds;
+      s.samples_gbps.push_back(x.gbps);
     }
   }
 
-  // Waits until every rank in `ranks` sent a message of `type` for this stage, or the deadline.
+  // Waits until every rank in `ranks` sent a message M for this stage, or the deadline.
   // Returns them by rank; ranks that close or miss the deadline are lost.
-  std::map<int, json> collect(const std::string& type, const std::set<int>& ranks, SteadyTime deadline,
-                              const std::function<void()>& tick = {}) {
-    std::map<int, json> got;
+  template <class M>
+  std::map<int, M> collect(const std::set<int>& ranks, SteadyTime deadline, const std::function<void()>& tick = {}) {
+    const std::string type = message_type(Message{M{}});
+    std::map<int, M> got;
     bool stop_sent = false;
     while (true) {
       std::vector<Channel*> waiting;
@@ -247,7 +248,7 @@ class Coordinator {
         stop_sent = true;
         partial_ = true;
         write_summary(false);  // first, from the samples: MPI may kill this process soon
-        for (int r : waiting_ranks) ch_[r]->send({{"type", "stop"}, {"stage", stage_index_}}, Clock::now() + 200ms);
+        for (int r : waiting_ranks) ch_[r]->send(Stop{stage_index_}, Clock::now() + 200ms);
         deadline = std::min(deadline, Clock::now() + 1s);
       }
       if (Clock::now() >= deadline) {
@@ -260,10 +261,9 @@ class Coordinator {
       for (int r : waiting_ranks) {
         if (!ch_[r]) continue;
         for (const auto& m : ch_[r]->read_available()) {
-          if (m.value("stage", -1) != stage_index_) continue;
-          const std::string t = m.value("type", "");
-          if (t == "sample") take_sample(r, m);
-          else if (t == type) got[r] = m;
+          if (stage_of(m) != stage_index_) continue;
+          if (const auto* sample = std::get_if<Sample>(&m)) take_sample(r, *sample);
+          else if (const auto* x = std::get_if<M>(&m)) got[r] = *x;
         }
         if (ch_[r]->closed() && !got.count(r))
           lose(r, "control connection closed (" + ch_[r]->close_reason() + "): process died or was killed");
@@ -280,62 +280,54 @@ class Coordinator {
     live_.clear();
     synthetic_.clear();
     partial_ = false;
-    std::map<int, json> flows_of;
+    std::map<int, std::vector<FlowSetup>> flows_of;
     std::set<int> involved;
     for (std::uint32_t id = 0; id < st.flows.size(); ++id) {
       const Flow& f = st.flows[id];
       if (lost_.count(f.src) || lost_.count(f.dst)) continue;
-      json jf{{"id", id}, {"src", f.src}, {"dst", f.dst}, {"bidirectional", f.bidirectional},
-              {"streams", f.streams > 0 ? f.streams : o_.streams}};
+      const FlowSetup setup{id, f.src, f.dst, f.bidirectional, f.streams > 0 ? f.streams : o_.streams};
       for (int r : {f.src, f.dst}) {
-        flows_of[r].push_back(jf);
+        flows_of[r].push_back(setup);
         involved.insert(r);
       }
     }
-    auto send_all_involved = [&](const std::function<json(int)>& make) {
+    auto send_all_involved = [&](const std::function<Message(int)>& make) {
       for (int r : involved)
         if (ch_[r] && !ch_[r]->send(make(r), Clock::now() + 2s))
           lose(r, "control connection broken (" + ch_[r]->close_reason() + ")");
     };
-    send_all_involved([&](int r) { return json{{"type", "setup"}, {"stage", stage_index_}, {"flows", flows_of[r]}}; });
-    auto addrs = collect("addresses", involved, Clock::now() + o_.timeout);
+    send_all_involved([&](int r) { return Setup{stage_index_, flows_of[r]}; });
+    auto addrs = collect<Addresses>(involved, Clock::now() + o_.timeout);
 
-    std::map<int, json> peers, reasons;
-    for (int r : involved) {
-      peers[r] = json::object();
-      reasons[r] = json::object();
-    }
+    std::map<int, FlowTexts> peers, reasons;
     for (std::uint32_t id = 0; id < st.flows.size(); ++id) {
       const Flow& f = st.flows[id];
       if (!involved.count(f.src)) continue;
-      const std::string key = std::to_string(id);
       auto blob = [&](int r) -> std::string {
         auto it = addrs.find(r);
-        return it == addrs.end() ? "" : it->second.at("addrs").value(key, "");
+        if (it == addrs.end()) return "";
+        auto a = it->second.addrs.find(id);
+        return a == it->second.addrs.end() ? "" : a->second;
       };
       std::string a = blob(f.src), b = blob(f.dst);
       if (!a.empty() && !b.empty() && !lost_.count(f.src) && !lost_.count(f.dst)) {
-        peers[f.src][key] = b;
-        peers[f.dst][key] = a;
+        peers[f.src][id] = b;
+        peers[f.dst][id] = a;
         continue;
       }
       std::string why;
       for (int r : {f.src, f.dst})
-        if (auto it = addrs.find(r); it != addrs.end() && it->second.at("failures").contains(key))
-          why = it->second.at("failures").at(key).get<std::string>();
+        if (auto it = addrs.find(r); it != addrs.end() && it->second.failures.count(id))
+          why = it->second.failures.at(id);
       if (why.empty()) why = "set-up failed at the other end";
-      reasons[f.src][key] = why;
-      reasons[f.dst][key] = why;
+      reasons[f.src][id] = why;
+      reasons[f.dst][id] = why;
       fail_flow(f, id, why);
     }
-    send_all_involved([&](int r) {
-      return json{{"type", "connect"}, {"stage", stage_index_}, {"peers", peers[r]}, {"reasons", reasons[r]}};
-    });
-    collect("connected", involved, Clock::now() + o_.timeout + 5s);
+    send_all_involved([&](int r) { return Connect{stage_index_, peers[r], reasons[r]}; });
+    collect<Connected>(involved, Clock::now() + o_.timeout + 5s);
 
-    send_all_involved([&](int) {
-      return json{{"type", "start"}, {"stage", stage_index_}, {"duration_ms", o_.duration.count()}};
-    });
+    send_all_involved([&](int) { return Start{stage_index_, static_cast<long long>(o_.duration.count())}; });
     const auto t0 = Clock::now();
     auto next_print = t0 + 1s, next_summary = t0 + kSummaryRefresh;
     auto tick = [&] {
@@ -353,16 +345,12 @@ class Coordinator {
           if (s.rx && !s.samples_gbps.empty()) rates.push_back({s.from, s.to, s.samples_gbps.back()});
       std::cerr << progress_line(stage_index_, static_cast<int>(plan_.stages.size()), st.name,
                                  std::chrono::duration<double>(Clock::now() - t0).count(),
-                                 std::chrono::duration<double>(o_.duration).count(), rates)
+                                 std::chrono::duration<double>(o_.duration).count(), rates, eps_)
                 << "\n";
     };
-    auto reports = collect("report", involved, t0 + o_.duration + o_.timeout, tick);
+    auto reports = collect<Report>(involved, t0 + o_.duration + o_.timeout, tick);
     std::vector<RankReport> rr;
-    for (const auto& [rank, m] : reports) {
-      RankReport r{rank, {}};
-      for (const auto& js : m.at("sides")) r.sides.push_back(side_report_from_json(js));
-      rr.push_back(std::move(r));
-    }
+    for (const auto& [rank, m] : reports) rr.push_back({rank, m.sides});
     for (const auto& r : synthetic_) rr.push_back(r);
     // Ranks lost during this stage keep the samples they sent before they went.
     for (const auto& r : live_reports())
@@ -397,7 +385,7 @@ class Coordinator {
   std::vector<EndpointInfo> eps_;
   LostRanks lost_;
   std::set<int> refused_;               // lost because their host failed its check
-  std::map<int, json> host_checks_;     // by the rank that checked its host
+  std::map<int, HostCheckAnswer> host_checks_;  // by the rank that checked its host
   std::vector<StageResult> stages_;
   std::string results_path_, summary_path_;
   const Stage* current_ = nullptr;

@@ -77,33 +77,29 @@ MPI_Comm host_comm(int rank, const std::string& host) {
   return local;
 }
 
-std::string hostname() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
-}
-
-// The host preflight, as one JSON object for the ranks of this host and for rank 0.
-json host_check_json(const BurnOptions& o) {
+// The host preflight, for the ranks of this host and for rank 0.
+HostCheckAnswer check_this_host(const BurnOptions& o) {
+  HostCheckAnswer a;
   try {
     host::CheckOptions co;
     co.sysfs_root = o.host_sysfs_root;
     if (auto at = co.sysfs_root.find("{host}"); at != std::string::npos) co.sysfs_root.replace(at, 6, hostname());
     if (!o.host_expect.empty()) co.expect_file = o.host_expect;
     host::HostReport r = host::check_host(co);
-    json j = host::to_json(r);
-    j["ok"] = std::none_of(r.findings.begin(), r.findings.end(),
-                           [](const Finding& f) { return f.severity >= Severity::Error; });
-    return j;
+    a.ok = std::none_of(r.findings.begin(), r.findings.end(),
+                        [](const Finding& f) { return f.severity >= Severity::Error; });
+    a.findings = r.findings;
+    a.pairing = host::to_json(r).at("pairing");
   } catch (const std::exception& e) {
-    return {{"ok", false}, {"error", e.what()}, {"findings", json::array()}, {"pairing", json::array()}};
+    a.ok = false;
+    a.error = e.what();
   }
+  return a;
 }
 
-std::map<std::string, std::string> gpu_by_hca(const json& host_check) {
+std::map<std::string, std::string> gpu_by_hca(const HostCheckAnswer& host_check) {
   std::map<std::string, std::string> out;
-  for (const auto& p : host_check.value("pairing", json::array()))
-    out[p.value("hca", "")] = p.value("gpu_bdf", "");
+  for (const auto& p : host_check.pairing) out[p.value("hca", "")] = p.value("gpu_bdf", "");
   return out;
 }
 
@@ -135,7 +131,7 @@ void finalize_bounded(int code, std::chrono::seconds limit) {
 int idle_until_done(Channel& ch) {
   while (!ch.closed() && !interrupted())
     for (const auto& m : ch.poll(200))
-      if (m.value("type", "") == "done") return kExitOk;
+      if (std::holds_alternative<Done>(m)) return kExitOk;
   return interrupted() ? kExitInterrupted : kExitEnvironment;
 }
 
@@ -156,10 +152,11 @@ int run_burn(const BurnOptions& o) {
   int local_rank = 0;
   MPI_Comm_rank(local, &local_rank);
   // One rank per host checks it; the others take the GPU pairing from its answer.
-  json host_check;
+  std::optional<HostCheckAnswer> host_check;
   if (o.host_check) {
-    host_check = json::parse(broadcast(local, local_rank == 0 ? host_check_json(o).dump() : "", local_rank,
-                                       startup_deadline));
+    json j;
+    if (local_rank == 0) to_json(j, check_this_host(o));
+    host_check = json::parse(broadcast(local, j.dump(), local_rank, startup_deadline)).get<HostCheckAnswer>();
   }
   MPI_Comm_free(&local);
 
@@ -177,7 +174,7 @@ int run_burn(const BurnOptions& o) {
 
   // Rank 0: the plan and the control channel; the outcome goes to every rank.
   CoordinatorInput cin;
-  json boot;
+  Boot boot;
   std::string plan_error;
   int plan_code = kExitInput;
   if (rank == 0) {
@@ -190,7 +187,7 @@ int run_burn(const BurnOptions& o) {
       cin.listener = listen_tcp("0.0.0.0", 0, 4096, &port);
       std::random_device rd;
       cin.token = fmt::format("{:08x}{:08x}", rd(), rd());
-      boot = {{"port", port}, {"addresses", local_ipv4_addresses()}, {"token", cin.token}};
+      boot = {port, local_ipv4_addresses(), cin.token, std::nullopt, 0};
     } catch (const Error& e) {
       plan_error = e.what();
       plan_code = e.code();
@@ -198,13 +195,15 @@ int run_burn(const BurnOptions& o) {
       plan_error = e.what();
       plan_code = kExitEnvironment;
     }
-    if (!plan_error.empty()) boot = {{"error", plan_error}, {"code", plan_code}};
+    if (!plan_error.empty()) boot = {0, {}, "", plan_error, plan_code};
   }
-  boot = json::parse(broadcast(MPI_COMM_WORLD, boot.dump(), rank, startup_deadline));
-  if (boot.contains("error")) {
-    finalize_bounded(boot.at("code").get<int>(), 10s);
+  json boot_json;
+  to_json(boot_json, boot);
+  from_json(json::parse(broadcast(MPI_COMM_WORLD, boot_json.dump(), rank, startup_deadline)), boot);
+  if (boot.error) {
+    finalize_bounded(boot.code, 10s);
     if (rank == 0) throw Error(static_cast<ExitCode>(plan_code), plan_error);
-    return boot.at("code").get<int>();
+    return boot.code;
   }
 
   std::unique_ptr<Transport> transport;
@@ -217,27 +216,28 @@ int run_burn(const BurnOptions& o) {
       to.message_size = o.message_size;
       to.verify = o.verify;
       to.extra = o.extra;
-      if (!o.host_memory && host_check.is_object()) to.gpu_by_hca = gpu_by_hca(host_check);
+      if (!o.host_memory && host_check) to.gpu_by_hca = gpu_by_hca(*host_check);
       transport = make_transport(o.transport, to);
     } catch (const std::exception& e) {
       local_error = e.what();
     }
   }
-  json hello{{"type", "hello"}, {"rank", rank}, {"token", boot.at("token")}};
-  if (local_rank == 0 && host_check.is_object()) hello["host_check"] = host_check;
+  Hello hello;
+  hello.rank = rank;
+  hello.token = boot.token;
+  if (local_rank == 0) hello.host_check = host_check;
   if (transport) {
-    EndpointInfo ep = transport->local_endpoint();
-    if (ep.host.empty()) ep.host = host;
-    if (ep.gpu < 0) ep.gpu = binding.gpu;
-    hello["endpoint"] = to_json(ep);
+    hello.endpoint = transport->local_endpoint();
+    if (hello.endpoint.host.empty()) hello.endpoint.host = host;
+    if (hello.endpoint.gpu < 0) hello.endpoint.gpu = binding.gpu;
   } else {
-    hello["endpoint"] = to_json(EndpointInfo{host, binding.endpoint, "", 0, 0, "", 0, binding.gpu});
-    hello["error"] = local_error;
+    hello.endpoint = EndpointInfo{host, binding.endpoint, "", 0, 0, "", 0, binding.gpu};
+    hello.error = local_error;
   }
 
   auto worker = [&](std::vector<std::string> addresses) -> int {
     try {
-      Channel ch = connect_control(addresses, boot.at("port").get<std::uint16_t>(), Clock::now() + o.timeout);
+      Channel ch = connect_control(addresses, boot.port, Clock::now() + o.timeout);
       ch.send(hello, Clock::now() + 5s);
       return transport ? run_worker(rank, ch, *transport, o) : idle_until_done(ch);
     } catch (const std::exception& e) {
@@ -260,7 +260,7 @@ int run_burn(const BurnOptions& o) {
     }
     own.join();
   } else {
-    code = worker(boot.at("addresses").get<std::vector<std::string>>());
+    code = worker(boot.addresses);
   }
   finalize_bounded(code, code == kExitInterrupted ? 1s : 10s);
   return code;

@@ -4,10 +4,13 @@
 
 #include <fmt/format.h>
 
+#include "burn/results.h"
+
 namespace ibburn::burn {
 
 std::string progress_line(int stage, int stages, const std::string& name, double elapsed_s,
-                          double duration_s, const std::vector<LiveRate>& rates, std::size_t slowest) {
+                          double duration_s, const std::vector<LiveRate>& rates,
+                          const std::vector<EndpointInfo>& endpoints, std::size_t slowest) {
   double total = 0;
   for (const auto& r : rates) total += r.gbps;
   std::string line = fmt::format("burn: stage {}/{} \"{}\" {:.0f}s/{:.0f}s  {} directions  aggregate {:.2f} Gb/s",
@@ -17,9 +20,10 @@ std::string progress_line(int stage, int stages, const std::string& name, double
     return a.gbps != b.gbps ? a.gbps < b.gbps : (a.from != b.from ? a.from < b.from : a.to < b.to);
   });
   if (!sorted.empty()) {
-    line += "  slowest:";
+    line += "  slowest: ";
     for (std::size_t i = 0; i < std::min(slowest, sorted.size()); ++i)
-      line += fmt::format(" {}->{} {:.2f}", sorted[i].from, sorted[i].to, sorted[i].gbps);
+      line += fmt::format("{}{} {:.2f} Gb/s", i ? ", " : "", direction_name(endpoints, sorted[i].from, sorted[i].to),
+                          sorted[i].gbps);
   }
   return line;
 }

@@ -1,7 +1,10 @@
 #pragma once
-// The per-second progress line rank 0 prints: stage i/n, aggregate rate, slowest directions.
+// The per-second progress line rank 0 prints: stage i/n, aggregate rate, slowest directions
+// (named by host and endpoint, burn/results.h direction_name).
 #include <string>
 #include <vector>
+
+#include "burn/transport.h"
 
 namespace ibburn::burn {
 
@@ -12,6 +15,7 @@ struct LiveRate {
 };
 
 std::string progress_line(int stage, int stages, const std::string& name, double elapsed_s,
-                          double duration_s, const std::vector<LiveRate>& rates, std::size_t slowest = 3);
+                          double duration_s, const std::vector<LiveRate>& rates,
+                          const std::vector<EndpointInfo>& endpoints, std::size_t slowest = 3);
 
 }  // namespace ibburn::burn

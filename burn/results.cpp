@@ -10,16 +10,28 @@ namespace ibburn::burn {
 
 const char* to_string(DirectionStatus s) {
   switch (s) {
-    case DirectionStatus::kOk: return "ok";
-    case DirectionStatus::kFailed: return "failed";
-    case DirectionStatus::kInterrupted: return "interrupted";
-    case DirectionStatus::kSkipped: return "skipped";
+    case DirectionStatus::Ok: return "ok";
+    case DirectionStatus::Failed: return "failed";
+    case DirectionStatus::Interrupted: return "interrupted";
+    case DirectionStatus::Skipped: return "skipped";
   }
   return "?";
 }
 
 double gbps(std::uint64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds / 1e9 : 0.0;
+}
+
+std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from, int to) {
+  const std::string ranks = fmt::format("rank {} -> rank {}", from, to);
+  auto where = [&](int rank) -> std::string {
+    if (rank < 0 || rank >= static_cast<int>(endpoints.size()) || endpoints[rank].host.empty()) return "";
+    const auto& e = endpoints[rank];
+    return e.endpoint.empty() ? e.host : e.host + " " + e.endpoint;
+  };
+  const std::string a = where(from), b = where(to);
+  if (a.empty() || b.empty()) return ranks;
+  return fmt::format("{} -> {} ({})", a, b, ranks);
 }
 
 namespace {
@@ -42,7 +54,7 @@ DirectionResult merge_direction(std::uint32_t flow, int from, int to,
   d.to = to;
   for (int rank : {to, from})
     if (refused.count(rank)) {
-      d.status = DirectionStatus::kSkipped;
+      d.status = DirectionStatus::Skipped;
       auto it = lost.find(rank);
       d.reason = "not run: " + (it != lost.end() ? it->second : "rank " + std::to_string(rank) + " refused");
       return d;
@@ -69,12 +81,12 @@ DirectionResult merge_direction(std::uint32_t flow, int from, int to,
   if (!rx && !tx && reasons.empty() && !partial)
     reasons.push_back("no report from rank " + std::to_string(from) + " or rank " + std::to_string(to));
   if (!reasons.empty()) {
-    d.status = DirectionStatus::kFailed;
+    d.status = DirectionStatus::Failed;
     std::string joined;
     for (const auto& r : reasons) joined += (joined.empty() ? "" : "; ") + r;
     d.reason = joined;
   } else if (partial) {
-    d.status = DirectionStatus::kInterrupted;
+    d.status = DirectionStatus::Interrupted;
     d.reason = "stage cut short";
   }
   return d;
@@ -144,10 +156,10 @@ StageResult stage_result_from_json(const nlohmann::json& j) {
       d.errors = jd.value("errors", std::uint64_t{0});
       d.mismatches = jd.value("mismatches", std::uint64_t{0});
       std::string st = jd.value("status", "ok");
-      d.status = st == "failed"        ? DirectionStatus::kFailed
-                 : st == "interrupted" ? DirectionStatus::kInterrupted
-                 : st == "skipped"     ? DirectionStatus::kSkipped
-                                       : DirectionStatus::kOk;
+      d.status = st == "failed"        ? DirectionStatus::Failed
+                 : st == "interrupted" ? DirectionStatus::Interrupted
+                 : st == "skipped"     ? DirectionStatus::Skipped
+                                       : DirectionStatus::Ok;
       d.reason = jd.value("reason", "");
       f.directions.push_back(std::move(d));
     }
@@ -184,21 +196,6 @@ nlohmann::json to_json(const SideReport& s) {
                    {"mismatches", s.mismatches}};
   if (!s.failure.empty()) j["failure"] = s.failure;
   return j;
-}
-
-SideReport side_report_from_json(const nlohmann::json& j) {
-  SideReport s;
-  s.flow = j.at("flow").get<std::uint32_t>();
-  s.from = j.at("from").get<int>();
-  s.to = j.at("to").get<int>();
-  s.rx = j.at("rx").get<bool>();
-  s.bytes = j.value("bytes", std::uint64_t{0});
-  s.seconds = j.value("seconds", 0.0);
-  s.samples_gbps = j.value("samples_gbps", std::vector<double>{});
-  s.errors = j.value("errors", std::uint64_t{0});
-  s.mismatches = j.value("mismatches", std::uint64_t{0});
-  s.failure = j.value("failure", "");
-  return s;
 }
 
 nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {

@@ -36,8 +36,8 @@ struct RankReport {
   std::vector<SideReport> sides;
 };
 
-// kSkipped: not run, because a rank was refused before stage 1 (its host failed the preflight).
-enum class DirectionStatus { kOk, kFailed, kInterrupted, kSkipped };
+// Skipped: not run, because a rank was refused before stage 1 (its host failed the preflight).
+enum class DirectionStatus { Ok, Failed, Interrupted, Skipped };
 const char* to_string(DirectionStatus s);
 
 struct DirectionResult {
@@ -49,7 +49,7 @@ struct DirectionResult {
   std::vector<double> samples_gbps;
   std::uint64_t errors = 0;
   std::uint64_t mismatches = 0;
-  DirectionStatus status = DirectionStatus::kOk;
+  DirectionStatus status = DirectionStatus::Ok;
   std::string reason;  // why it failed / was interrupted, naming the rank at fault
 };
 
@@ -80,11 +80,14 @@ nlohmann::json to_json(const DirectionResult& d);
 nlohmann::json to_json(const StageResult& s);
 nlohmann::json to_json(const EndpointInfo& e);
 nlohmann::json to_json(const SideReport& s);
-SideReport side_report_from_json(const nlohmann::json& j);
 EndpointInfo endpoint_from_json(const nlohmann::json& j);
 StageResult stage_result_from_json(const nlohmann::json& j);
 
 double gbps(std::uint64_t bytes, double seconds);
+
+// A direction as people name it: "node0001 mlx5_0:1 -> node0002 mlx5_3:1 (rank 0 -> rank 1)";
+// "rank 0 -> rank 1" while the ranks' endpoints are unknown.
+std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from, int to);
 
 struct BurnOptions;  // burn/engine.h
 // results.jsonl's first line: the run's settings, plan and endpoints (index = rank).

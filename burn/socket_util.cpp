@@ -129,8 +129,7 @@ bool wait_fd(int fd, bool for_write, int ms) {
   return ::poll(&p, 1, ms) > 0;
 }
 
-void send_all(int fd, const void* buf, std::size_t len, SteadyTime deadline) {
-  auto* p = static_cast<const char*>(buf);
+int send_fully(int fd, const char* p, std::size_t len, const std::function<int()>& next_wait) {
   while (len > 0) {
     ssize_t n = ::send(fd, p, len, MSG_NOSIGNAL);
     if (n > 0) {
@@ -138,11 +137,19 @@ void send_all(int fd, const void* buf, std::size_t len, SteadyTime deadline) {
       len -= static_cast<std::size_t>(n);
       continue;
     }
-    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-      throw TransportError("send: " + errno_text(errno));
-    if (Clock::now() >= deadline) throw TransportError("send: timed out");
-    wait_fd(fd, true, ms_until(deadline));
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return errno;
+    const int ms = next_wait();
+    if (ms < 0) return -1;
+    wait_fd(fd, true, ms);
   }
+  return 0;
+}
+
+void send_all(int fd, const void* buf, std::size_t len, SteadyTime deadline) {
+  const int rc = send_fully(fd, static_cast<const char*>(buf), len,
+                            [&] { return Clock::now() >= deadline ? -1 : ms_until(deadline); });
+  if (rc > 0) throw TransportError("send: " + errno_text(rc));
+  if (rc < 0) throw TransportError("send: timed out");
 }
 
 void recv_all(int fd, void* buf, std::size_t len, SteadyTime deadline) {
@@ -197,6 +204,12 @@ std::string interface_of(const std::string& ipv4) {
   }
   freeifaddrs(list);
   return name;
+}
+
+std::string hostname() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) return "";
+  return host;
 }
 
 std::vector<std::string> local_ipv4_addresses() {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,10 @@ Fd accept_tcp(int listen_fd, SteadyTime deadline);
 // Best effort; 0 = leave kernel autotuning. Uses SO_*BUFFORCE when allowed so the size is
 // not clamped to net.core.{r,w}mem_max.
 void set_socket_buffers(int fd, int bytes);
+// The one send loop: writes all of buf to a non-blocking fd, and while the socket is full
+// waits for room for next_wait() ms, or stops when that is negative. Returns 0 when all was
+// sent, -1 when next_wait() gave up, else the errno of the failed send.
+int send_fully(int fd, const char* buf, std::size_t len, const std::function<int()>& next_wait);
 // Writes/reads all of buf by the deadline (non-blocking fd + poll). Throw TransportError on
 // error, EOF or timeout.
 void send_all(int fd, const void* buf, std::size_t len, SteadyTime deadline);
@@ -59,5 +64,7 @@ std::string interface_of(const std::string& ipv4);
 // IPv4 addresses of this host's up interfaces, loopback last.
 std::vector<std::string> local_ipv4_addresses();
 std::string errno_text(int err);
+// This host's name ("" when the kernel will not say).
+std::string hostname();
 
 }  // namespace ibburn::burn

@@ -155,24 +155,12 @@ class TcpConnection final : public Connection {
 
   // Sends len bytes; returns false when the stream must end (error recorded unless stopping).
   bool send_bytes(int s, const char* p, std::size_t len) {
-    const int fd = socks_[s].get();
-    while (len > 0) {
-      ssize_t n = ::send(fd, p, len, MSG_NOSIGNAL);
-      if (n > 0) {
-        p += n;
-        len -= static_cast<std::size_t>(n);
-        continue;
-      }
-      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-        if (!stop_) fail(s, fmt::format("send to rank {}: {}", spec_.peer_rank, errno_text(errno)),
-                         errno == ECONNRESET || errno == EPIPE);
-        if (!stop_) ++tx_errors_;
-        return false;
-      }
-      if (past_grace()) return false;
-      wait_fd(fd, true, kPollMs);
+    const int rc = send_fully(socks_[s].get(), p, len, [this] { return past_grace() ? -1 : kPollMs; });
+    if (rc > 0 && !stop_) {
+      fail(s, fmt::format("send to rank {}: {}", spec_.peer_rank, errno_text(rc)), rc == ECONNRESET || rc == EPIPE);
+      ++tx_errors_;
     }
-    return true;
+    return rc == 0;
   }
 
   void send_loop(int s) {
@@ -201,8 +189,8 @@ class TcpConnection final : public Connection {
       ::shutdown(socks_[s].get(), SHUT_WR);
   }
 
-  enum class Read { kOk, kEof, kStop };
-  // Reads exactly len bytes; kEof when the peer closed before the first byte.
+  enum class Read { Ok, Eof, Stop };
+  // Reads exactly len bytes; Eof when the peer closed before the first byte.
   Read read_bytes(int s, char* p, std::size_t len, bool* eof_midway) {
     const int fd = socks_[s].get();
     std::size_t got = 0;
@@ -214,17 +202,17 @@ class TcpConnection final : public Connection {
       }
       if (n == 0) {
         *eof_midway = got > 0;
-        return Read::kEof;
+        return Read::Eof;
       }
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         if (!stop_) fail(s, fmt::format("receive from rank {}: {}", spec_.peer_rank, errno_text(errno)),
                          errno == ECONNRESET);
-        return Read::kStop;
+        return Read::Stop;
       }
-      if (past_grace()) return Read::kStop;
+      if (past_grace()) return Read::Stop;
       wait_fd(fd, false, kPollMs);
     }
-    return Read::kOk;
+    return Read::Ok;
   }
 
   void receive_loop(int s) {
@@ -237,8 +225,8 @@ class TcpConnection final : public Connection {
       tcp::Header h;
       bool midway = false;
       Read r = read_bytes(s, reinterpret_cast<char*>(&h), sizeof h, &midway);
-      if (r == Read::kStop) return;
-      if (r == Read::kEof) {
+      if (r == Read::Stop) return;
+      if (r == Read::Eof) {
         if (!stop_) fail(s, peer + " closed the connection without finishing (process died?)", true);
         return;
       }
@@ -250,8 +238,8 @@ class TcpConnection final : public Connection {
         return;  // framing can no longer be trusted on this stream
       }
       r = read_bytes(s, payload, h.length, &midway);
-      if (r == Read::kStop) return;
-      if (r == Read::kEof) {
+      if (r == Read::Stop) return;
+      if (r == Read::Eof) {
         ++rx_errors_;
         if (!stop_) fail(s, peer + " closed the connection in the middle of a message (process died?)", true);
         return;
@@ -310,9 +298,7 @@ class TcpTransport final : public Transport {
   std::string name() const override { return "tcp"; }
   EndpointInfo local_endpoint() const override {
     EndpointInfo e;
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    e.host = host;
+    e.host = hostname();
     std::string ifname = interface_of(ip_);
     e.endpoint = o_.bind.empty() ? (ifname.empty() ? ip_ : ifname) : o_.bind;
     e.address = ip_;

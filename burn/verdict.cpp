@@ -10,20 +10,20 @@ namespace ibburn::burn {
 
 const char* to_string(Verdict v) {
   switch (v) {
-    case Verdict::kPass: return "pass";
-    case Verdict::kSlow: return "slow";
-    case Verdict::kFailed: return "failed";
-    case Verdict::kSuspect: return "suspect";
-    case Verdict::kUnjudged: return "unjudged";
-    case Verdict::kInterrupted: return "interrupted";
+    case Verdict::Pass: return "pass";
+    case Verdict::Slow: return "slow";
+    case Verdict::Failed: return "failed";
+    case Verdict::Suspect: return "suspect";
+    case Verdict::Unjudged: return "unjudged";
+    case Verdict::Interrupted: return "interrupted";
   }
   return "?";
 }
 
 namespace {
 
-bool bad(Verdict v) { return v == Verdict::kSlow || v == Verdict::kFailed; }
-bool judged(Verdict v) { return v == Verdict::kPass || bad(v); }
+bool bad(Verdict v) { return v == Verdict::Slow || v == Verdict::Failed; }
+bool judged(Verdict v) { return v == Verdict::Pass || bad(v); }
 
 double endpoint_rate(const std::vector<EndpointInfo>& eps, int rank, const VerdictOptions& o) {
   if (o.expect_gbps > 0) return o.expect_gbps;
@@ -44,26 +44,26 @@ std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
   std::vector<DirectionVerdict> out;
   for (const auto& f : stage.flows) {
     for (const auto& d : f.directions) {
-      DirectionVerdict v{stage.index, f.id, d.from, d.to, d.gbps, 0, Verdict::kUnjudged, ""};
+      DirectionVerdict v{stage.index, f.id, d.from, d.to, d.gbps, 0, Verdict::Unjudged, ""};
       double a = endpoint_rate(endpoints, d.from, o) / sends[d.from];
       double b = endpoint_rate(endpoints, d.to, o) / receives[d.to];
       v.expected_gbps = a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
-      if (d.status == DirectionStatus::kFailed) {
-        v.verdict = Verdict::kFailed;
+      if (d.status == DirectionStatus::Failed) {
+        v.verdict = Verdict::Failed;
         v.reason = d.reason;
-      } else if (d.status == DirectionStatus::kInterrupted) {
-        v.verdict = Verdict::kInterrupted;
+      } else if (d.status == DirectionStatus::Interrupted) {
+        v.verdict = Verdict::Interrupted;
         v.reason = d.reason;
-      } else if (d.status == DirectionStatus::kSkipped) {
-        v.verdict = Verdict::kUnjudged;
+      } else if (d.status == DirectionStatus::Skipped) {
+        v.verdict = Verdict::Unjudged;
         v.reason = d.reason;
       } else if (v.expected_gbps <= 0) {
-        v.verdict = Verdict::kUnjudged;
+        v.verdict = Verdict::Unjudged;
         v.reason = "no expected rate (give --expect-gbps)";
       } else if (d.gbps >= o.threshold * v.expected_gbps) {
-        v.verdict = Verdict::kPass;
+        v.verdict = Verdict::Pass;
       } else {
-        v.verdict = Verdict::kSlow;
+        v.verdict = Verdict::Slow;
         v.reason = fmt::format("{:.2f} Gb/s < {:.0f}% of {:.2f} Gb/s", d.gbps, o.threshold * 100, v.expected_gbps);
       }
       out.push_back(std::move(v));
@@ -81,7 +81,7 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
     for (int r : {d.from, d.to}) {
       if (r < 0 || r >= ranks) continue;
       auto& e = out[r];
-      if (d.verdict == Verdict::kInterrupted) any_interrupted = true;
+      if (d.verdict == Verdict::Interrupted) any_interrupted = true;
       if (!judged(d.verdict)) continue;
       ++e.directions;
       e.bad += bad(d.verdict);
@@ -93,14 +93,14 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
   std::set<int> bad_on_own;
   for (auto& e : out) {
     if (auto it = lost.find(e.rank); it != lost.end()) {
-      e.verdict = Verdict::kFailed;
+      e.verdict = Verdict::Failed;
       e.reason = it->second;
       bad_on_own.insert(e.rank);
     } else if (e.directions > 0 && e.bad == e.directions) {
       bool failed = false;
       for (const auto& d : directions)
-        if ((d.from == e.rank || d.to == e.rank) && d.verdict == Verdict::kFailed) failed = true;
-      e.verdict = failed ? Verdict::kFailed : Verdict::kSlow;
+        if ((d.from == e.rank || d.to == e.rank) && d.verdict == Verdict::Failed) failed = true;
+      e.verdict = failed ? Verdict::Failed : Verdict::Slow;
       e.reason = fmt::format("all {} measured directions {}", e.directions, failed ? "slow or failed" : "slow");
       bad_on_own.insert(e.rank);
     }
@@ -109,7 +109,7 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
   for (auto& e : out) {
     if (bad_on_own.count(e.rank)) continue;
     if (e.directions == 0) {
-      e.verdict = any_interrupted ? Verdict::kInterrupted : Verdict::kUnjudged;
+      e.verdict = any_interrupted ? Verdict::Interrupted : Verdict::Unjudged;
       continue;
     }
     std::vector<std::string> unexplained;
@@ -120,9 +120,9 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
         unexplained.push_back(fmt::format("stage {} {}->{} {}", d.stage, d.from, d.to, to_string(d.verdict)));
     }
     if (unexplained.empty()) {
-      e.verdict = Verdict::kPass;
+      e.verdict = Verdict::Pass;
     } else {
-      e.verdict = Verdict::kSuspect;
+      e.verdict = Verdict::Suspect;
       std::string joined;
       for (const auto& u : unexplained) joined += (joined.empty() ? "" : ", ") + u;
       e.reason = "bad directions with healthy peers: " + joined;
@@ -161,9 +161,10 @@ Summary make_summary(const SummaryInput& in) {
     jflows.push_back(j);
     if (bad(d.verdict)) {
       Finding f;
-      f.kind = d.verdict == Verdict::kSlow ? "slow_flow" : "failed_flow";
+      f.kind = d.verdict == Verdict::Slow ? "slow_flow" : "failed_flow";
       f.severity = Severity::Error;
-      f.message = fmt::format("stage {} flow {}: rank {} -> rank {}: {}", d.stage, d.flow, d.from, d.to, d.reason);
+      f.message = fmt::format("stage {} flow {}: {}: {}", d.stage, d.flow, direction_name(in.endpoints, d.from, d.to),
+                              d.reason);
       f.ports = {endpoint_ref(in.endpoints, d.from), endpoint_ref(in.endpoints, d.to)};
       f.details = j;
       out.findings.push_back(std::move(f));
@@ -181,10 +182,10 @@ Summary make_summary(const SummaryInput& in) {
     if (e.min_rx_gbps >= 0) j["min_rx_gbps"] = e.min_rx_gbps;
     if (!e.reason.empty()) j["reason"] = e.reason;
     jeps.push_back(j);
-    if (e.verdict == Verdict::kSlow || e.verdict == Verdict::kFailed || e.verdict == Verdict::kSuspect) {
+    if (e.verdict == Verdict::Slow || e.verdict == Verdict::Failed || e.verdict == Verdict::Suspect) {
       Finding f;
       f.kind = in.lost.count(e.rank) ? "lost_rank" : std::string(to_string(e.verdict)) + "_endpoint";
-      f.severity = e.verdict == Verdict::kSuspect ? Severity::Warning : Severity::Error;
+      f.severity = e.verdict == Verdict::Suspect ? Severity::Warning : Severity::Error;
       f.message = fmt::format("rank {}: {}", e.rank, e.reason);
       f.ports = {endpoint_ref(in.endpoints, e.rank)};
       f.details = j;

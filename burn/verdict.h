@@ -21,7 +21,7 @@
 
 namespace ibburn::burn {
 
-enum class Verdict { kPass, kSlow, kFailed, kSuspect, kUnjudged, kInterrupted };
+enum class Verdict { Pass, Slow, Failed, Suspect, Unjudged, Interrupted };
 const char* to_string(Verdict v);
 
 struct VerdictOptions {
@@ -36,13 +36,13 @@ struct DirectionVerdict {
   int to = 0;
   double gbps = 0;
   double expected_gbps = 0;
-  Verdict verdict = Verdict::kUnjudged;
+  Verdict verdict = Verdict::Unjudged;
   std::string reason;
 };
 
 struct EndpointVerdict {
   int rank = 0;
-  Verdict verdict = Verdict::kUnjudged;
+  Verdict verdict = Verdict::Unjudged;
   std::string reason;
   int directions = 0;  // judged directions it took part in
   int bad = 0;         // of those, slow or failed

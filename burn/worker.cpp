@@ -59,12 +59,11 @@ class Worker {
       if (interrupted()) return kExitInterrupted;
       auto msgs = ch_.poll(100);
       for (const auto& m : msgs) {
-        const std::string type = m.value("type", "");
-        if (type == "done") return kExitOk;
-        if (type == "setup") setup(m);
-        else if (type == "connect") connect(m);
-        else if (type == "start") {
-          int rc = run_stage(m);
+        if (std::holds_alternative<Done>(m)) return kExitOk;
+        if (const auto* x = std::get_if<Setup>(&m)) setup(*x);
+        else if (const auto* x = std::get_if<Connect>(&m)) connect(*x);
+        else if (const auto* x = std::get_if<Start>(&m)) {
+          int rc = run_stage(*x);
           if (rc != kExitOk) return rc;
         }
       }
@@ -75,64 +74,64 @@ class Worker {
  private:
   SteadyTime soon() const { return Clock::now() + 5s; }
 
-  void setup(const nlohmann::json& m) {
-    stage_ = m.at("stage").get<std::uint32_t>();
+  void setup(const Setup& m) {
+    stage_ = m.stage;
     ends_.clear();
-    nlohmann::json addrs = nlohmann::json::object(), failures = nlohmann::json::object();
-    for (const auto& jf : m.at("flows")) {
-      const auto id = jf.at("id").get<std::uint32_t>();
-      const int src = jf.at("src").get<int>(), dst = jf.at("dst").get<int>();
-      const bool bidir = jf.at("bidirectional").get<bool>();
+    Addresses answer{stage_, {}, {}};
+    for (const auto& flow : m.flows) {
+      const auto id = flow.id;
+      const int src = flow.src, dst = flow.dst;
+      const bool bidir = flow.bidirectional;
       ConnectionSpec spec;
-      spec.stage = stage_;
+      spec.stage = static_cast<std::uint32_t>(stage_);
       spec.flow_id = id;
       spec.local_rank = rank_;
       spec.peer_rank = rank_ == src ? dst : src;
       spec.send = rank_ == src || bidir;
       spec.receive = rank_ == dst || bidir;
       spec.initiator = rank_ == src;
-      spec.streams = jf.at("streams").get<int>();
+      spec.streams = flow.streams;
       FlowEnd& end = ends_[id];
       if (spec.send) end.sides.push_back({id, rank_, spec.peer_rank, false, 0, {}, {}, ""});
       if (spec.receive) end.sides.push_back({id, spec.peer_rank, rank_, true, 0, {}, {}, ""});
       try {
         end.conn = t_.create(spec);
-        addrs[std::to_string(id)] = to_hex(end.conn->local_address());
+        answer.addrs[id] = to_hex(end.conn->local_address());
       } catch (const std::exception& e) {
         end.failure = fmt::format("rank {}: {}", rank_, e.what());
-        failures[std::to_string(id)] = end.failure;
+        answer.failures[id] = end.failure;
       }
     }
-    ch_.send({{"type", "addresses"}, {"stage", stage_}, {"addrs", addrs}, {"failures", failures}}, soon());
+    ch_.send(answer, soon());
   }
 
-  void connect(const nlohmann::json& m) {
+  void connect(const Connect& m) {
     const auto deadline = Clock::now() + o_.timeout;
-    const auto& peers = m.at("peers");
-    nlohmann::json failures = nlohmann::json::object();
+    Connected answer{stage_, {}};
     for (auto& [id, end] : ends_) {
-      const std::string key = std::to_string(id);
       if (!end.conn) continue;
-      if (!peers.contains(key)) {
+      auto peer = m.peers.find(id);
+      if (peer == m.peers.end()) {
         end.conn.reset();  // the peer could not set up; rank 0 accounts for it
-        if (end.failure.empty()) end.failure = m.at("reasons").value(key, "peer not set up");
+        auto reason = m.reasons.find(id);
+        if (end.failure.empty()) end.failure = reason != m.reasons.end() ? reason->second : "peer not set up";
         continue;
       }
       try {
-        end.conn->connect(from_hex(peers.at(key).get<std::string>()), deadline);
+        end.conn->connect(from_hex(peer->second), deadline);
       } catch (const std::exception& e) {
         end.failure = fmt::format("rank {}: {}", rank_, e.what());
-        failures[key] = end.failure;
+        answer.failures[id] = end.failure;
         end.conn.reset();
       }
     }
-    ch_.send({{"type", "connected"}, {"stage", stage_}, {"failures", failures}}, soon());
+    ch_.send(answer, soon());
   }
 
   static std::uint64_t side_bytes(const ConnectionCounters& c, const Side& s) { return s.rx ? c.rx.bytes : c.tx.bytes; }
 
-  void sample(Clock::time_point t0, Clock::time_point now, double interval_s, nlohmann::json* msg) {
-    nlohmann::json sides = nlohmann::json::array();
+  Sample sample(Clock::time_point t0, Clock::time_point now, double interval_s) {
+    Sample msg{stage_, std::chrono::duration<double>(now - t0).count(), {}};
     for (auto& [id, end] : ends_) {
       if (!end.conn) continue;
       auto c = end.conn->counters();
@@ -147,15 +146,14 @@ class Worker {
           s.stall = s.rx ? fmt::format("no data from rank {} for {} s (peer hung or path down)", s.from, secs)
                          : fmt::format("rank {} accepted no data for {} s (peer hung or path down)", s.to, secs);
         }
-        sides.push_back({{"flow", id}, {"from", s.from}, {"to", s.to}, {"rx", s.rx}, {"bytes", b}, {"gbps", rate}});
+        msg.sides.push_back({id, s.from, s.to, s.rx, b, rate});
       }
     }
-    *msg = {{"type", "sample"}, {"stage", stage_},
-            {"seconds", std::chrono::duration<double>(now - t0).count()}, {"sides", sides}};
+    return msg;
   }
 
-  int run_stage(const nlohmann::json& m) {
-    const auto duration = std::chrono::milliseconds(m.at("duration_ms").get<long long>());
+  int run_stage(const Start& m) {
+    const auto duration = std::chrono::milliseconds(m.duration_ms);
     const auto t0 = Clock::now();
     for (auto& [id, end] : ends_) {
       for (auto& s : end.sides) s.last_progress = t0;
@@ -168,15 +166,13 @@ class Worker {
       auto msgs = ch_.poll(static_cast<int>(std::clamp<long long>(
           std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), 0, 100)));
       bool stop = false;
-      for (const auto& x : msgs) stop |= x.value("type", "") == "stop" || x.value("type", "") == "done";
+      for (const auto& x : msgs) stop |= std::holds_alternative<Stop>(x) || std::holds_alternative<Done>(x);
       if (ch_.closed()) rc = kExitEnvironment;
       if (interrupted()) rc = kExitInterrupted;
       if (stop || rc != kExitOk) break;
       auto now = Clock::now();
       if (now >= next) {
-        nlohmann::json msg;
-        sample(t0, now, std::chrono::duration<double>(now - last).count(), &msg);
-        ch_.send(msg, soon());
+        ch_.send(sample(t0, now, std::chrono::duration<double>(now - last).count()), soon());
         last = now;
         next += 1s;
       }
@@ -197,7 +193,7 @@ class Worker {
   }
 
   void report(Clock::time_point t0, Clock::time_point t1, const std::map<std::uint32_t, ConnectionCounters>& at_stop) {
-    nlohmann::json sides = nlohmann::json::array();
+    Report answer{stage_, {}};
     const double secs = std::chrono::duration<double>(t1 - t0).count();
     for (auto& [id, end] : ends_) {
       std::optional<ConnectionCounters> final_c;
@@ -223,17 +219,17 @@ class Worker {
         if (!end.failure.empty()) r.failure = end.failure;
         else if (err) r.failure = fmt::format("rank {}: {}", rank_, err->reason);
         else if (!s.stall.empty()) r.failure = fmt::format("rank {}: {}", rank_, s.stall);
-        sides.push_back(to_json(r));
+        answer.sides.push_back(std::move(r));
       }
     }
-    ch_.send({{"type", "report"}, {"stage", stage_}, {"sides", sides}}, soon());
+    ch_.send(answer, soon());
   }
 
   int rank_;
   Channel& ch_;
   Transport& t_;
   const BurnOptions& o_;
-  std::uint32_t stage_ = 0;
+  int stage_ = 0;
   std::map<std::uint32_t, FlowEnd> ends_;
 };
 

@@ -47,7 +47,7 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
         fluid.push_back(fluid_flow(*m.cables, *m.router, endpoints[d.from], endpoints[d.to]));
         routed.push_back(&d);
       } catch (const RoutingError& e) {
-        d.status = burn::DirectionStatus::kFailed;
+        d.status = burn::DirectionStatus::Failed;
         d.reason = e.what();
       }
     }

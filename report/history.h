@@ -57,6 +57,7 @@ class History {
 }  // namespace ibburn::report
 
 namespace ibburn::report {
-// Human table: failing subjects per kind (at most max_rows each, 0 = all), then the golden set.
-std::string format_history(const HistoryReport& r, size_t max_rows);
+// Human table: failing subjects per kind (at most max_rows each, 0 = all), then the golden set
+// as counts per kind, or with list_golden its names, one a line (a fabric has thousands).
+std::string format_history(const HistoryReport& r, size_t max_rows, bool list_golden = false);
 }  // namespace ibburn::report

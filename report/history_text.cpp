@@ -8,7 +8,7 @@ namespace {
 std::string plural(const std::string& kind) { return kind == "switch" ? "switches" : kind + "s"; }
 }  // namespace
 
-std::string format_history(const HistoryReport& r, size_t max_rows) {
+std::string format_history(const HistoryReport& r, size_t max_rows, bool list_golden) {
   std::string out = fmt::format("history: last {} run(s), {} failing subject(s), {} golden\n", r.runs,
                                 r.failing.size(), r.golden.size());
   for (const char* kind : {"host", "hca", "cable", "switch"}) {
@@ -21,13 +21,17 @@ std::string format_history(const HistoryReport& r, size_t max_rows) {
     }
     if (total > shown) out += fmt::format("  ... and {} more\n", total - shown);
   }
+  std::string counts;
   for (const char* kind : {"host", "hca", "cable", "switch"}) {
     std::string names;
     size_t n = 0;
     for (const auto& s : r.golden)
-      if (s.subject_kind == kind) names += (n++ ? ", " : "") + s.subject;
-    if (n) out += fmt::format("golden {} ({}): {}\n", plural(kind), n, names);
+      if (s.subject_kind == kind) names += "  " + s.subject + "\n", ++n;
+    if (!n) continue;
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, n == 1 ? std::string(kind) : plural(kind));
+    if (list_golden) out += fmt::format("golden {} ({}):\n{}", plural(kind), n, names);
   }
+  if (!list_golden) out += fmt::format("golden: {}{}\n", counts.empty() ? "none" : counts, counts.empty() ? "" : " (--list names them)");
   return out;
 }
 

@@ -33,7 +33,7 @@ TEST(MergeStage, RateComesFromTheReceiverAndBothDirectionsAreKept) {
   EXPECT_EQ(fwd.to, 1);
   EXPECT_EQ(fwd.bytes, 1'000'000'000u);
   EXPECT_DOUBLE_EQ(fwd.gbps, 4.0);  // 8e9 bits / 2 s
-  EXPECT_EQ(fwd.status, DirectionStatus::kOk);
+  EXPECT_EQ(fwd.status, DirectionStatus::Ok);
   EXPECT_DOUBLE_EQ(r.flows[0].directions[1].gbps, 8.0);
 }
 
@@ -44,10 +44,10 @@ TEST(MergeStage, LostRankFailsItsFlowsOnlyAndKeepsTheRest) {
                                   {3, {side(1, 2, 3, true, 500'000'000)}}};
   LostRanks lost{{1, "rank 1 (h1 eth0): control connection closed"}};
   StageResult r = merge_stage(1, st, reports, lost, false);
-  EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::kFailed);
+  EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::Failed);
   EXPECT_NE(r.flows[0].directions[0].reason.find("rank 1 (h1 eth0)"), std::string::npos);
   EXPECT_EQ(r.flows[0].directions[0].bytes, 10u);  // what the sender counted survives
-  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::kOk);
+  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::Ok);
   EXPECT_DOUBLE_EQ(r.flows[1].directions[0].gbps, 2.0);
 }
 
@@ -57,16 +57,16 @@ TEST(MergeStage, RefusedRanksFlowsAreSkippedNotFailed) {
   LostRanks lost{{1, "rank 1 (hostb lo): refused: host check failed: mlx5_3 at x8"}};
   StageResult r = merge_stage(1, st, reports, lost, false, {1});
   for (const auto& d : r.flows[0].directions) {
-    EXPECT_EQ(d.status, DirectionStatus::kSkipped);
+    EXPECT_EQ(d.status, DirectionStatus::Skipped);
     EXPECT_EQ(d.reason, "not run: rank 1 (hostb lo): refused: host check failed: mlx5_3 at x8");
   }
-  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::kOk);
+  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::Ok);
   // Skipped directions are not judged, and survive the round trip through results.jsonl.
   auto back = stage_result_from_json(to_json(r));
-  EXPECT_EQ(back.flows[0].directions[1].status, DirectionStatus::kSkipped);
+  EXPECT_EQ(back.flows[0].directions[1].status, DirectionStatus::Skipped);
   auto v = judge_stage(back, {}, {0.9, 1.0});
-  EXPECT_EQ(v[0].verdict, Verdict::kUnjudged);
-  EXPECT_EQ(v[2].verdict, Verdict::kPass);
+  EXPECT_EQ(v[0].verdict, Verdict::Unjudged);
+  EXPECT_EQ(v[2].verdict, Verdict::Pass);
 }
 
 TEST(MergeStage, EitherEndsFailureFailsTheDirectionReceiverFirst) {
@@ -74,7 +74,7 @@ TEST(MergeStage, EitherEndsFailureFailsTheDirectionReceiverFirst) {
   std::vector<RankReport> reports{{0, {side(0, 0, 1, false, 10, "tx broke")}},
                                   {1, {side(0, 0, 1, true, 10, "rx saw garbage")}}};
   StageResult r = merge_stage(1, st, reports, {}, false);
-  EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::kFailed);
+  EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::Failed);
   EXPECT_EQ(r.flows[0].directions[0].reason, "rx saw garbage; tx broke");
 }
 
@@ -82,12 +82,12 @@ TEST(MergeStage, NoReportIsAFailureUnlessTheStageWasCutShort) {
   Stage st{"s", {{0, 1, false, 1}, {2, 3, false, 1}}};
   std::vector<RankReport> reports{{3, {side(1, 2, 3, true, 10)}}};
   StageResult r = merge_stage(4, st, reports, {}, false);
-  EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::kFailed);
+  EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::Failed);
   EXPECT_NE(r.flows[0].directions[0].reason.find("no report"), std::string::npos);
-  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::kOk);
+  EXPECT_EQ(r.flows[1].directions[0].status, DirectionStatus::Ok);
   StageResult cut = merge_stage(4, st, reports, {}, true);
-  EXPECT_EQ(cut.flows[0].directions[0].status, DirectionStatus::kInterrupted);
-  EXPECT_EQ(cut.flows[1].directions[0].status, DirectionStatus::kInterrupted);
+  EXPECT_EQ(cut.flows[0].directions[0].status, DirectionStatus::Interrupted);
+  EXPECT_EQ(cut.flows[1].directions[0].status, DirectionStatus::Interrupted);
   EXPECT_EQ(cut.flows[1].directions[0].bytes, 10u);
   EXPECT_TRUE(cut.partial);
 }
@@ -100,7 +100,7 @@ TEST(StageJson, RoundTrips) {
   EXPECT_EQ(back.index, 2);
   EXPECT_EQ(back.flows[0].flow, st.flows[0]);
   EXPECT_EQ(back.flows[0].directions[0].bytes, 123u);
-  EXPECT_EQ(back.flows[0].directions[0].status, DirectionStatus::kFailed);
+  EXPECT_EQ(back.flows[0].directions[0].status, DirectionStatus::Failed);
   EXPECT_EQ(back.flows[0].directions[0].samples_gbps, (std::vector<double>{1, 2}));
   EXPECT_EQ(to_json(back), to_json(r));
 }

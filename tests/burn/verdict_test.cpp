@@ -7,14 +7,14 @@ using namespace ibburn::burn;
 
 namespace {
 
-DirectionResult dir(int from, int to, double gbps, DirectionStatus st = DirectionStatus::kOk) {
+DirectionResult dir(int from, int to, double gbps, DirectionStatus st = DirectionStatus::Ok) {
   DirectionResult d;
   d.from = from;
   d.to = to;
   d.gbps = gbps;
   d.seconds = 1;
   d.status = st;
-  if (st == DirectionStatus::kFailed) d.reason = "peer closed";
+  if (st == DirectionStatus::Failed) d.reason = "peer closed";
   return d;
 }
 
@@ -47,33 +47,33 @@ std::vector<EndpointInfo> eps(int n, double rate) {
 TEST(Verdict, ThresholdAgainstPortRate) {
   auto v = judge_stage(stage(1, {{dir(0, 1, 370)}, {dir(2, 3, 350)}}), eps(4, 400), {0.9, 0});
   ASSERT_EQ(v.size(), 2u);
-  EXPECT_EQ(v[0].verdict, Verdict::kPass);
+  EXPECT_EQ(v[0].verdict, Verdict::Pass);
   EXPECT_DOUBLE_EQ(v[0].expected_gbps, 400);
-  EXPECT_EQ(v[1].verdict, Verdict::kSlow);
+  EXPECT_EQ(v[1].verdict, Verdict::Slow);
   EXPECT_NE(v[1].reason.find("350.00 Gb/s < 90% of 400.00"), std::string::npos) << v[1].reason;
 }
 
 TEST(Verdict, ExpectGbpsOverridesAndUnknownRateIsUnjudged) {
   auto v = judge_stage(stage(1, {{dir(0, 1, 9)}}), eps(2, 0), {0.9, 10});
-  EXPECT_EQ(v[0].verdict, Verdict::kPass);
+  EXPECT_EQ(v[0].verdict, Verdict::Pass);
   v = judge_stage(stage(1, {{dir(0, 1, 9)}}), eps(2, 0), {0.9, 0});
-  EXPECT_EQ(v[0].verdict, Verdict::kUnjudged);
+  EXPECT_EQ(v[0].verdict, Verdict::Unjudged);
 }
 
 TEST(Verdict, ExpectedRateIsSharedWhenAnEndpointSendsSeveralFlows) {
   // Rank 0 sends to 1 and 2 at once: each direction may expect half of its port.
   auto v = judge_stage(stage(1, {{dir(0, 1, 46)}, {dir(0, 2, 40)}}), eps(3, 100), {0.9, 0});
   EXPECT_DOUBLE_EQ(v[0].expected_gbps, 50);
-  EXPECT_EQ(v[0].verdict, Verdict::kPass);
-  EXPECT_EQ(v[1].verdict, Verdict::kSlow);
+  EXPECT_EQ(v[0].verdict, Verdict::Pass);
+  EXPECT_EQ(v[1].verdict, Verdict::Slow);
 }
 
 TEST(Verdict, FailedAndInterruptedAreNotJudgedByRate) {
-  auto v = judge_stage(stage(1, {{dir(0, 1, 999, DirectionStatus::kFailed)}, {dir(2, 3, 1, DirectionStatus::kInterrupted)}}),
+  auto v = judge_stage(stage(1, {{dir(0, 1, 999, DirectionStatus::Failed)}, {dir(2, 3, 1, DirectionStatus::Interrupted)}}),
                        eps(4, 400), {0.9, 0});
-  EXPECT_EQ(v[0].verdict, Verdict::kFailed);
+  EXPECT_EQ(v[0].verdict, Verdict::Failed);
   EXPECT_EQ(v[0].reason, "peer closed");
-  EXPECT_EQ(v[1].verdict, Verdict::kInterrupted);
+  EXPECT_EQ(v[1].verdict, Verdict::Interrupted);
 }
 
 TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
@@ -105,21 +105,21 @@ TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
 TEST(Verdict, UnexplainedBadDirectionMakesSuspect) {
   // Rank 0 is slow towards 1 only; 1 is fine with 2: neither is bad everywhere.
   std::vector<DirectionVerdict> d{
-      {1, 0, 0, 1, 1, 10, Verdict::kSlow, "slow"},
-      {1, 1, 2, 3, 10, 10, Verdict::kPass, ""},
-      {1, 2, 0, 3, 10, 10, Verdict::kPass, ""},
-      {1, 3, 1, 2, 10, 10, Verdict::kPass, ""}};
+      {1, 0, 0, 1, 1, 10, Verdict::Slow, "slow"},
+      {1, 1, 2, 3, 10, 10, Verdict::Pass, ""},
+      {1, 2, 0, 3, 10, 10, Verdict::Pass, ""},
+      {1, 3, 1, 2, 10, 10, Verdict::Pass, ""}};
   auto e = judge_endpoints(d, 4, {});
-  EXPECT_EQ(e[0].verdict, Verdict::kSuspect);
-  EXPECT_EQ(e[1].verdict, Verdict::kSuspect);
-  EXPECT_EQ(e[2].verdict, Verdict::kPass);
-  EXPECT_EQ(e[3].verdict, Verdict::kPass);
+  EXPECT_EQ(e[0].verdict, Verdict::Suspect);
+  EXPECT_EQ(e[1].verdict, Verdict::Suspect);
+  EXPECT_EQ(e[2].verdict, Verdict::Pass);
+  EXPECT_EQ(e[3].verdict, Verdict::Pass);
   EXPECT_DOUBLE_EQ(e[0].min_tx_gbps, 1);
   EXPECT_DOUBLE_EQ(e[1].min_rx_gbps, 1);
 }
 
 TEST(Verdict, LostRankIsNamedAndItsPeersAreNotBlamed) {
-  StageResult st = stage(1, {{dir(0, 1, 0, DirectionStatus::kFailed)}, {dir(2, 3, 10)}, {dir(1, 2, 0, DirectionStatus::kFailed)}, {dir(3, 0, 10)}});
+  StageResult st = stage(1, {{dir(0, 1, 0, DirectionStatus::Failed)}, {dir(2, 3, 10)}, {dir(1, 2, 0, DirectionStatus::Failed)}, {dir(3, 0, 10)}});
   SummaryInput in;
   in.stages = {st};
   in.endpoints = eps(4, 10);
@@ -148,4 +148,28 @@ TEST(Verdict, AllPassIsPass) {
   EXPECT_TRUE(s.pass);
   EXPECT_EQ(s.json.at("verdict"), "pass");
   EXPECT_TRUE(s.findings.empty());
+}
+
+TEST(Verdict, SlowFlowFindingNamesHostsAndEndpointsThenRanks) {
+  SummaryInput in;
+  in.stages = {stage(1, {{dir(0, 1, 5)}})};
+  in.endpoints = eps(2, 10);
+  in.endpoints[0] = {"node0001", "mlx5_0", "", 0, 0, "InfiniBand", 10, -1};
+  in.endpoints[1] = {"node0002", "mlx5_3", "", 0, 0, "InfiniBand", 10, -1};
+  in.options = {0.9, 0};
+  Summary s = make_summary(in);
+  std::string message;
+  for (const auto& f : s.findings)
+    if (f.kind == "slow_flow") message = f.message;
+  EXPECT_EQ(message,
+            "stage 1 flow 0: node0001 mlx5_0 -> node0002 mlx5_3 (rank 0 -> rank 1): 5.00 Gb/s < 90% of 10.00 Gb/s");
+}
+
+TEST(Verdict, DirectionNameFallsBackToRanksWhenAHostIsUnknown) {
+  std::vector<EndpointInfo> e(2);
+  e[1].host = "node0002";
+  EXPECT_EQ(direction_name(e, 0, 1), "rank 0 -> rank 1");
+  EXPECT_EQ(direction_name(e, 0, 7), "rank 0 -> rank 7");
+  e[0].host = "node0001";
+  EXPECT_EQ(direction_name(e, 0, 1), "node0001 -> node0002 (rank 0 -> rank 1)");
 }

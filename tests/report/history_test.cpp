@@ -106,7 +106,12 @@ TEST(ReportHistory, RanksRepeatOffendersAndListsGolden) {
 
   const std::string text = format_history(h.rank(10), 0);
   EXPECT_NE(text.find("history: last 3 run(s)"), std::string::npos) << text;
-  EXPECT_NE(text.find("golden hosts (1): gpu001"), std::string::npos) << text;
+  EXPECT_NE(text.find("golden: 1 host, 1 hca, 1 cable (--list names them)\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("gpu001"), std::string::npos) << text;
+  const std::string listed = format_history(h.rank(10), 0, true);
+  EXPECT_NE(listed.find("golden hosts (1):\n  gpu001\n"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("golden cables (1):\n  gpu001 mlx5_0[1] - leaf1[1]\n"), std::string::npos) << listed;
+  EXPECT_EQ(listed.find("--list names them"), std::string::npos) << listed;
 }
 
 TEST(ReportHistory, UnwritableDatabaseIsAnEnvironmentError) {
