@@ -12,7 +12,7 @@ void add_fabric_options(CLI::App& cmd, topo::FabricSource& source, const FabricO
     CLI::Option* fabric = cmd.add_option("--fabric", source.files, what);
     if (!set.positional.empty()) cmd.add_option(set.positional, source.files, what)->excludes(fabric);
     cmd.add_option("--node-name-map", source.node_name_map, "infiniband-diags node-name-map (0xGUID \"name\" per line)");
-    cmd.add_flag("--allow-partial", source.load.allow_partial,
+    cmd.add_flag("--allow-partial", source.load_options.allow_partial,
                  "load a dump that links to nodes it has no record of (cut short), with a warning naming them");
   }
   cmd.add_option("-C,--ca", source.live.ca, "live discovery: HCA (default: first with an active port)");

@@ -60,10 +60,10 @@ class Worker {
       auto msgs = ch_.poll(100);
       for (const auto& m : msgs) {
         if (std::holds_alternative<Done>(m)) return kExitOk;
-        if (const auto* x = std::get_if<Setup>(&m)) setup(*x);
-        else if (const auto* x = std::get_if<Connect>(&m)) connect(*x);
-        else if (const auto* x = std::get_if<Start>(&m)) {
-          int rc = run_stage(*x);
+        if (const auto* setup_msg = std::get_if<Setup>(&m)) setup(*setup_msg);
+        else if (const auto* connect_msg = std::get_if<Connect>(&m)) connect(*connect_msg);
+        else if (const auto* start = std::get_if<Start>(&m)) {
+          int rc = run_stage(*start);
           if (rc != kExitOk) return rc;
         }
       }

@@ -309,7 +309,7 @@ class Checker {
                       {"not_active", cables}};
       if (!whole && !planned.empty()) {
         // The same words as the split finding's islands, so the two can be matched.
-        details["summary"] = layout().summarise(planned, island.nodes.size() - planned.size());
+        details["summary"] = layout().summarize(planned, island.nodes.size() - planned.size());
         holds += ": " + details["summary"].get<std::string>();
       }
       add("no_sm", Severity::Error,

@@ -65,11 +65,6 @@ Fabric parse_fabric_text(const std::string& text, const std::string& origin, Fab
   return parse_fabric_text(text, origin, options);
 }
 
-void warn(const LoadOptions& options, const std::string& message) {
-  if (options.warn) options.warn(message);
-  else std::cerr << "ibburn: warning: " << message << "\n";
-}
-
 void save_fabric_file(const Fabric& fabric, const std::string& path) {
   write_file_atomic(path, ends_with_json(path) ? to_json_text(fabric) : to_ibnetdiscover_text(fabric));
 }

@@ -7,6 +7,7 @@
 // Malformed input throws InputError naming file:line and the reason. The text loaders skip
 // the messages the tools and their libraries mix into captured output (warned about).
 #include <functional>
+#include <iostream>
 #include <string>
 
 #include "topo/fabric.h"
@@ -34,7 +35,11 @@ Fabric parse_fabric_text(const std::string& text, const std::string& origin, con
 Fabric parse_fabric_text(const std::string& text, const std::string& origin, FabricFormat format);
 
 // Passes `message` to options.warn, or prints it to stderr when that is unset.
-void warn(const LoadOptions& options, const std::string& message);
+// Inline so the text parsers (text_scan.cpp) link alone, as the fuzzers build them.
+inline void warn(const LoadOptions& options, const std::string& message) {
+  if (options.warn) options.warn(message);
+  else std::cerr << "ibburn: warning: " << message << "\n";
+}
 
 // Writes JSON when `path` ends in .json, ibnetdiscover text otherwise.
 void save_fabric_file(const Fabric& fabric, const std::string& path);

@@ -29,7 +29,7 @@ Fabric FabricSource::load() const {
     if (std::find(files.begin(), files.end(), "live") != files.end())
       throw InputError("--fabric", 0, "'live' cannot be merged with fabric files");
     std::vector<Fabric> snapshots;
-    for (const auto& f : files) snapshots.push_back(load_fabric_file(f, load));
+    for (const auto& f : files) snapshots.push_back(load_fabric_file(f, load_options));
     fabric = merge_fabrics(std::move(snapshots));
   }
   if (!node_name_map.empty()) NodeNameMap::load(node_name_map).apply(fabric);

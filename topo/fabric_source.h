@@ -18,7 +18,7 @@ struct FabricSource {
   std::vector<std::string> files;
   DiscoverOptions live;  // -C/-P, hops, per-MAD timeout and retries
   std::string node_name_map;
-  LoadOptions load;  // for files: format, --allow-partial, where warnings go
+  LoadOptions load_options;  // for files: format, --allow-partial, where warnings go
 
   bool is_live() const;
   // How many snapshots the fabric is made of (1 for live discovery).

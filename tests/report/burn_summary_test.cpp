@@ -1,9 +1,7 @@
 // The burn's summary.json as the burn writes it, read back by report: a field renamed on
 // either side fails here rather than reading as a default.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 
 #include "burn/verdict.h"
 #include "common/file_io.h"
@@ -13,7 +11,6 @@
 #include "tests/support/temp_dir.h"
 
 using namespace ibburn;
-namespace fs = std::filesystem;
 
 namespace {
 

@@ -63,7 +63,9 @@ TEST(TempDir, TmpdirIsShortStableAndGoesWithIt) {
     EXPECT_EQ(t.tmpdir(), tmp);  // a second call keeps what is there
     // Room for Open MPI's session directory and socket names within sun_path (108 bytes).
     EXPECT_LE(tmp.size(), 48u) << tmp;
-    if (t.file("tmp").size() <= 48) EXPECT_EQ(tmp, t.file("tmp"));
+    if (t.file("tmp").size() <= 48) {
+      EXPECT_EQ(tmp, t.file("tmp"));
+    }
     std::ofstream(tmp + "/child-file") << "y";
   }
   EXPECT_FALSE(fs::exists(tmp));
