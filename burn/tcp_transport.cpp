@@ -182,6 +182,8 @@ class TcpConnection final : public Connection {
       tx_bytes_ += msg_;
       ++tx_msgs_;
     }
+    // Destroyed without stop(): the peer must see the connection die, never a clean end.
+    if (abort_) return;
     tcp::Header end = h;
     end.magic = kEndMagic;
     end.length = 0;
