@@ -18,9 +18,9 @@ Registrar reg([](CLI::App& root) {
   auto stall = std::make_shared<std::string>("10s");
   auto msg = std::make_shared<std::string>();
   auto opts = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = root.add_subcommand(
-      "burn", "line-rate traffic through every endpoint at once, stage after stage (run under "
-              "mpirun or srun, one rank per endpoint)");
+  CLI::App* cmd = root.add_subcommand("burn",
+                                      "line-rate traffic through every endpoint at once, stage after stage (run under "
+                                      "mpirun or srun, one rank per endpoint)");
   auto* plan = cmd->add_option("--plan", o->plan_file, "plan JSON (docs/burn.md)");
   cmd->add_option("--pattern", o->pattern, "built-in pattern without a plan: pairs, shift:K, one-to-one")
       ->capture_default_str()
@@ -28,10 +28,8 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--duration", *duration, "time per stage")->capture_default_str();
   cmd->add_option("--transport", o->transport, "tcp, verbs, or sim (the fluid model over --fabric, no MPI)")
       ->capture_default_str();
-  cmd->add_option("--out", o->out_dir, "results directory (results.jsonl, summary.json)")
-      ->capture_default_str();
-  cmd->add_option("--expect-gbps", o->expect_gbps,
-                  "expected Gb/s per endpoint (default: each port's rate)");
+  cmd->add_option("--out", o->out_dir, "results directory (results.jsonl, summary.json)")->capture_default_str();
+  cmd->add_option("--expect-gbps", o->expect_gbps, "expected Gb/s per endpoint (default: each port's rate)");
   cmd->add_option("--threshold", o->threshold, "pass at this fraction of the expected rate")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1.0));
@@ -42,20 +40,19 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--msg-size", *msg, "message size (default: transport's; e.g. 1M, 8M)");
   cmd->add_option("--bind", o->bind, "endpoint per local rank: IPv4 address or interface (tcp), dev:port (verbs)")
       ->delimiter(',');
-  cmd->add_option("--gpu", o->gpus, "GPU per local rank (verbs; default: the GPU the host check pairs with its HCA)")->delimiter(',');
-  cmd->add_option("--netns", o->netns, "network namespace per local rank, entered before any socket")
+  cmd->add_option("--gpu", o->gpus, "GPU per local rank (verbs; default: the GPU the host check pairs with its HCA)")
       ->delimiter(',');
+  cmd->add_option("--netns", o->netns, "network namespace per local rank, entered before any socket")->delimiter(',');
   cmd->add_option("--map", o->map_file, "rank map: HOST LOCAL_RANK ENDPOINT [gpu=N] [netns=NAME] per line");
   cmd->add_option("--opt", *opts, "transport option KEY=VALUE (tcp: sockbuf; verbs: see docs/verbs.md)");
-  cmd->add_option("--timeout", *timeout, "bound on start-up, set-up, connect and report waits")
-      ->capture_default_str();
-  cmd->add_option("--stall-timeout", *stall, "a direction with no progress this long fails")
-      ->capture_default_str();
+  cmd->add_option("--timeout", *timeout, "bound on start-up, set-up, connect and report waits")->capture_default_str();
+  cmd->add_option("--stall-timeout", *stall, "a direction with no progress this long fails")->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no per-second progress on stderr");
   auto no_host_check = std::make_shared<bool>(false);
   cmd->add_flag("--no-host-check", *no_host_check, "skip the host preflight (`ibburn host check`) before stage 1");
   cmd->add_flag("--force", o->force, "run the ranks of hosts that fail the preflight (its errors become warnings)");
-  cmd->add_option("--host-sysfs-root", o->host_sysfs_root, "preflight: directory standing in for /sys ({host}: this host's name)")
+  cmd->add_option("--host-sysfs-root", o->host_sysfs_root,
+                  "preflight: directory standing in for /sys ({host}: this host's name)")
       ->capture_default_str();
   cmd->add_option("--host-expect", o->host_expect, "preflight: expectations file (docs/host.md)");
   cmd->add_flag("--host-memory", o->host_memory, "verbs: send from host memory, not each HCA's paired GPU");

@@ -32,20 +32,19 @@ void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
 Registrar reg([](CLI::App& root) {
   auto o = std::make_shared<counters::CountersRunOptions>();
   auto timeout = std::make_shared<std::string>("200ms");
-  CLI::App* cmd = root.add_subcommand(
-      "counters", "sweep the PortCounters of every port: errors, saturated, unreachable");
+  CLI::App* cmd =
+      root.add_subcommand("counters", "sweep the PortCounters of every port: errors, saturated, unreachable");
   cmd->require_subcommand(0, 1);
   add_sweep_options(*cmd, *o);
-  cmd->add_option("--baseline", o->baseline,
-                  "judge the rise since this snapshot (--save or --json of an earlier run)");
+  cmd->add_option("--baseline", o->baseline, "judge the rise since this snapshot (--save or --json of an earlier run)");
   cmd->add_option("--timeout", *timeout, "per-MAD timeout")->capture_default_str();
   cmd->add_flag("--full-sweep", o->full_sweep,
                 "read every port even when only findings are needed (default then: switch "
                 "totals first, ports only where they could hide a finding)");
 
-  CLI::App* watch =
-      cmd->add_subcommand("watch", "sweep repeatedly with port state: flapping links, rising "
-                                   "errors (events as JSON lines)");
+  CLI::App* watch = cmd->add_subcommand("watch",
+                                        "sweep repeatedly with port state: flapping links, rising "
+                                        "errors (events as JSON lines)");
   auto interval = std::make_shared<std::string>("10s");
   auto duration = std::make_shared<std::string>("1h");
   add_sweep_options(*watch, *o);

@@ -23,8 +23,8 @@ namespace {
 
 Registrar reg([](CLI::App& root) {
   auto args = std::make_shared<plan::PlanRunOptions>();
-  CLI::App* cmd = root.add_subcommand(
-      "plan", "Plan burn stages that load every cable near line rate; prove and simulate them");
+  CLI::App* cmd =
+      root.add_subcommand("plan", "Plan burn stages that load every cable near line rate; prove and simulate them");
   add_route_options(*cmd, args->routes);
   cmd->add_option("--endpoints", args->endpoints,
                   "rank -> HCA port GUID file, or a burn's results.jsonl (default: every HCA port)");
@@ -42,7 +42,8 @@ Registrar reg([](CLI::App& root) {
   });
   auto routes = std::make_shared<plan::RouteOptions>();
   auto dir = std::make_shared<std::string>();
-  CLI::App* loc = cmd->add_subcommand("localize", "Name the cables behind a burn's slow flows (reads DIR/results.jsonl and DIR/summary.json)");
+  CLI::App* loc = cmd->add_subcommand(
+      "localize", "Name the cables behind a burn's slow flows (reads DIR/results.jsonl and DIR/summary.json)");
   loc->add_option("dir", *dir, "burn output directory")->required();
   add_route_options(*loc, *routes);
   loc->callback([routes, dir] { set_exit_code(plan::run_localize(*routes, *dir, std::cout, std::cerr)); });

@@ -12,9 +12,10 @@ namespace ibburn::app {
 namespace {
 
 void add_report(CLI::App& root) {
-  CLI::App* cmd = root.add_subcommand(
-      "report", "Turn a run directory (summary.json, topo.json, counters.json, host-*.json) into an "
-                "HTML page, Prometheus metrics and a history record");
+  CLI::App* cmd =
+      root.add_subcommand("report",
+                          "Turn a run directory (summary.json, topo.json, counters.json, host-*.json) into an "
+                          "HTML page, Prometheus metrics and a history record");
   auto a = std::make_shared<report::ReportRunOptions>();
   cmd->add_option("DIR", a->dir, "run directory")->required();
   cmd->add_option("-o,--output", a->html, "write the self-contained HTML report here");
@@ -25,13 +26,13 @@ void add_report(CLI::App& root) {
   cmd->add_option("--history", a->history, "record the run in this SQLite database");
   cmd->callback([cmd, a] {
     a->with_fabric = cmd->count("--fabric") > 0;
-    a->unix_time = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+    a->unix_time =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     set_exit_code(report::run_report(*a, std::cerr));
   });
 
-  CLI::App* hist = root.add_subcommand("history", "Rank hosts, HCAs and cables by failures over the last N runs; list the golden set");
+  CLI::App* hist = root.add_subcommand(
+      "history", "Rank hosts, HCAs and cables by failures over the last N runs; list the golden set");
   auto db = std::make_shared<std::string>();
   auto last = std::make_shared<int>(10);
   auto rows = std::make_shared<size_t>(20);
@@ -40,9 +41,7 @@ void add_report(CLI::App& root) {
   hist->add_option("--last", *last, "runs to consider (default 10)")->check(CLI::PositiveNumber);
   hist->add_option("--max-rows", *rows, "failing subjects shown per kind (0 = all; default 20)");
   hist->add_flag("--list", *list, "list the golden subjects by name, one a line (default: counts)");
-  hist->callback([=] {
-    std::cout << report::format_history(report::History(*db).rank(*last), *rows, *list);
-  });
+  hist->callback([=] { std::cout << report::format_history(report::History(*db).rank(*last), *rows, *list); });
 }
 
 const Registrar registrar(add_report);

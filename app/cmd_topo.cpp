@@ -24,13 +24,12 @@ Registrar reg([](CLI::App& root) {
       "discover", "Discover the live fabric and write a snapshot (.json: JSON, else ibnetdiscover text)");
   add_fabric_options(*discover, *discover_source, FabricOptionSet().live_only());
   discover->add_option("-o,--output", *output, "Snapshot file to write")->required();
-  discover->callback([discover_source, output] {
-    set_exit_code(topo::run_discover(discover_source->live, *output, std::cerr));
-  });
+  discover->callback(
+      [discover_source, output] { set_exit_code(topo::run_discover(discover_source->live, *output, std::cerr)); });
 
   auto show_args = std::make_shared<ShowArgs>();
-  CLI::App* show = topo.add_subcommand(
-      "show", "Summary of a fabric: switches, HCAs, links by rate, ports down, islands");
+  CLI::App* show =
+      topo.add_subcommand("show", "Summary of a fabric: switches, HCAs, links by rate, ports down, islands");
   add_fabric_options(*show, show_args->source, FabricOptionSet().positional_name("source"));
   // A bare --json (the older spelling) prints the JSON summary on stdout.
   show->add_option("--json", show_args->json, "Write the summary as JSON to this file (`-` or none: stdout)")

@@ -29,12 +29,11 @@ Registrar reg([](CLI::App& root) {
 
   CLI::App& wiring = group(root, "wiring", "Wiring lists (the plan of every cable): generate, derive, name");
   auto n = std::make_shared<wiring::NameSwitchesOptions>();
-  CLI::App& name = *wiring.add_subcommand(
-      "name-switches", "Infer switch names from the plan (for switches with generic descriptions)");
+  CLI::App& name = *wiring.add_subcommand("name-switches",
+                                          "Infer switch names from the plan (for switches with generic descriptions)");
   name.add_option("--wiring", n->wiring, "Wiring CSV (the plan)")->required();
   add_fabric_options(name, n->fabric);
-  name.add_option("-o,--output", n->out, "node-name-map to write (confidence as a trailing comment)")
-      ->required();
+  name.add_option("-o,--output", n->out, "node-name-map to write (confidence as a trailing comment)")->required();
   name.callback([n] { set_exit_code(wiring::run_name_switches(*n, std::cout)); });
 });
 

@@ -7,11 +7,13 @@ namespace ibburn::app {
 void add_fabric_options(CLI::App& cmd, topo::FabricSource& source, const FabricOptionSet& set) {
   const std::string what =
       "fabric file (JSON snapshot, ibnetdiscover text, libibnetdisc cache) or `live`; repeat it to merge "
-      "snapshots taken in different islands. Default: " + set.without;
+      "snapshots taken in different islands. Default: " +
+      set.without;
   if (set.files) {
     CLI::Option* fabric = cmd.add_option("--fabric", source.files, what);
     if (!set.positional.empty()) cmd.add_option(set.positional, source.files, what)->excludes(fabric);
-    cmd.add_option("--node-name-map", source.node_name_map, "infiniband-diags node-name-map (0xGUID \"name\" per line)");
+    cmd.add_option("--node-name-map", source.node_name_map,
+                   "infiniband-diags node-name-map (0xGUID \"name\" per line)");
     cmd.add_flag("--allow-partial", source.load_options.allow_partial,
                  "load a dump that links to nodes it has no record of (cut short), with a warning naming them");
   }

@@ -21,9 +21,7 @@ using namespace ibburn;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 double cpu_ms() {
   timespec ts{};
@@ -83,9 +81,8 @@ int bench(const char* label, wiring::FatTreeSpec spec, double target_ms) {
       "  check           %7.1f ms wall %7.1f ms CPU (target %.0f ms: CPU %.2fx of it)\n"
       "  name inference  %7.1f ms wall %7.1f ms CPU\n"
       "  findings %zu with the map, %zu with inferred names; peak RSS %ld MiB\n",
-      label, design.hcas.size(), design.switches.size(), design.wiring.cables.size(), load_ms, check.wall,
-      check.cpu, target_ms, check.cpu / target_ms, infer.wall, infer.cpu, findings, findings_inferred,
-      peak_rss_mib());
+      label, design.hcas.size(), design.switches.size(), design.wiring.cables.size(), load_ms, check.wall, check.cpu,
+      target_ms, check.cpu / target_ms, infer.wall, infer.cpu, findings, findings_inferred, peak_rss_mib());
   return check.cpu <= target_ms && findings == 0 && findings_inferred == 0 ? 0 : 1;
 }
 // The field notes' failure: the top tier wired into 8 disjoint networks (thousands of findings,
@@ -101,9 +98,10 @@ int bench_split(double target_ms) {
   std::vector<Finding> findings;
   Times check = median_ms(5, [&] { findings = check::check_wiring(fabric, design.wiring); });
   size_t splits = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.kind == "split"; });
-  std::printf("field-notes split into 8 networks: check %.1f ms wall %.1f ms CPU (target %.0f ms), %zu findings, "
-              "%zu split; peak RSS %ld MiB\n",
-              check.wall, check.cpu, target_ms, findings.size(), splits, peak_rss_mib());
+  std::printf(
+      "field-notes split into 8 networks: check %.1f ms wall %.1f ms CPU (target %.0f ms), %zu findings, "
+      "%zu split; peak RSS %ld MiB\n",
+      check.wall, check.cpu, target_ms, findings.size(), splits, peak_rss_mib());
   return check.cpu <= target_ms && splits == 1 ? 0 : 1;
 }
 }  // namespace

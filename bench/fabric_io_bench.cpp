@@ -77,14 +77,14 @@ int main() {
   Time write_json = measure([&] { json = topo::to_json_text(fabric); });
   Time load_json = measure([&] { topo::parse_fabric_text(json, "64k.json"); });
 
-  std::printf("fabric I/O: %zu nodes (%zu switches, %zu CAs), %zu links\n", fabric.size(),
-              fabric.switch_count(), fabric.ca_count(), fabric.links().size());
+  std::printf("fabric I/O: %zu nodes (%zu switches, %zu CAs), %zu links\n", fabric.size(), fabric.switch_count(),
+              fabric.ca_count(), fabric.links().size());
   row("load generated netfile", load, netfile.size());
   row("write ibnetdiscover text", write_text, text.size());
   row("load ibnetdiscover text", reload_text, text.size());
   row("write JSON snapshot", write_json, json.size());
   row("load JSON snapshot", load_json, json.size());
-  std::printf("  text load: %.0f ms of CPU = %.2fx of the %.0f ms target; peak RSS %ld MiB (whole run)\n",
-              load.cpu_ms, load.cpu_ms / kLoadTargetMs, kLoadTargetMs, peak_rss_mib());
+  std::printf("  text load: %.0f ms of CPU = %.2fx of the %.0f ms target; peak RSS %ld MiB (whole run)\n", load.cpu_ms,
+              load.cpu_ms / kLoadTargetMs, kLoadTargetMs, peak_rss_mib());
   return load.cpu_ms <= kLoadTargetMs && reload_text.cpu_ms <= kLoadTargetMs ? 0 : 1;
 }

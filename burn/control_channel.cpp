@@ -52,8 +52,8 @@ std::vector<Message> Channel::read_available() {
   std::size_t start = 0, nl;
   while ((nl = buf_.find('\n', start)) != std::string::npos) {
     try {
-      out.push_back(message_from_json(nlohmann::json::parse(buf_.begin() + static_cast<long>(start),
-                                                            buf_.begin() + static_cast<long>(nl))));
+      out.push_back(message_from_json(
+          nlohmann::json::parse(buf_.begin() + static_cast<long>(start), buf_.begin() + static_cast<long>(nl))));
     } catch (const nlohmann::json::exception&) {
       close("protocol error: malformed control message");
       return out;
@@ -91,8 +91,7 @@ Channel connect_control(const std::vector<std::string>& addresses, std::uint16_t
         if (tried.find(a + ":") == std::string::npos) tried += (tried.empty() ? "" : "; ") + std::string(e.what());
       }
     }
-    if (Clock::now() >= deadline)
-      throw TransportError("cannot reach rank 0's control channel: " + tried);
+    if (Clock::now() >= deadline) throw TransportError("cannot reach rank 0's control channel: " + tried);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The engine's control channel: newline-delimited JSON over TCP between rank 0 and every
-// rank, one burn/control_protocol.h message per line. It carries the stage setup, the transports' address blobs, per-second samples and
-// stage reports. It replaces MPI collectives after start-up because a rank that dies or hangs
+// rank, one burn/control_protocol.h message per line. It carries the stage setup, the transports' address blobs,
+// per-second samples and stage reports. It replaces MPI collectives after start-up because a rank that dies or hangs
 // would block a collective forever, while a socket tells rank 0 at once (EOF) or lets it give
 // up after a deadline, and the other ranks carry on.
 #include <string>

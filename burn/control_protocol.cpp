@@ -11,7 +11,8 @@ using nlohmann::json;
 // precisely instead of being read as zeros.
 class Fields {
  public:
-  Fields(const json& j, std::string type, std::string path = "") : j_(j), type_(std::move(type)), path_(std::move(path)) {
+  Fields(const json& j, std::string type, std::string path = "")
+      : j_(j), type_(std::move(type)), path_(std::move(path)) {
     if (!j_.is_object()) fail("", "expected an object");
   }
 
@@ -79,12 +80,12 @@ class Fields {
 
   template <class T>
   T convert(const json& v, const std::string& name) const {
-    const bool fits = std::is_same_v<T, bool>           ? v.is_boolean()
-                      : std::is_same_v<T, std::string>  ? v.is_string()
-                      : std::is_floating_point_v<T>     ? v.is_number()
-                      : std::is_unsigned_v<T>           ? v.is_number_unsigned()
-                      : std::is_integral_v<T>           ? v.is_number_integer()
-                                                        : true;
+    const bool fits = std::is_same_v<T, bool>          ? v.is_boolean()
+                      : std::is_same_v<T, std::string> ? v.is_string()
+                      : std::is_floating_point_v<T>    ? v.is_number()
+                      : std::is_unsigned_v<T>          ? v.is_number_unsigned()
+                      : std::is_integral_v<T>          ? v.is_number_integer()
+                                                       : true;
     if (!fits) fail(name, fmt::format("wrong type ({})", v.type_name()));
     try {
       return v.get<T>();
@@ -237,8 +238,8 @@ void from_json(const json& j, Hello& m) {
 void to_json(json& j, const Setup& m) {
   json flows = json::array();
   for (const auto& x : m.flows)
-    flows.push_back({{"id", x.id}, {"src", x.src}, {"dst", x.dst}, {"bidirectional", x.bidirectional},
-                     {"streams", x.streams}});
+    flows.push_back(
+        {{"id", x.id}, {"src", x.src}, {"dst", x.dst}, {"bidirectional", x.bidirectional}, {"streams", x.streams}});
   j = {{"type", "setup"}, {"stage", m.stage}, {"flows", flows}};
 }
 
@@ -294,7 +295,8 @@ void from_json(const json& j, Start& m) {
 void to_json(json& j, const Sample& m) {
   json sides = json::array();
   for (const auto& s : m.sides)
-    sides.push_back({{"flow", s.flow}, {"from", s.from}, {"to", s.to}, {"rx", s.rx}, {"bytes", s.bytes}, {"gbps", s.gbps}});
+    sides.push_back(
+        {{"flow", s.flow}, {"from", s.from}, {"to", s.to}, {"rx", s.rx}, {"bytes", s.bytes}, {"gbps", s.gbps}});
   j = {{"type", "sample"}, {"stage", m.stage}, {"seconds", m.seconds}, {"sides", sides}};
 }
 

@@ -66,8 +66,8 @@ struct Boot {
 // One host's preflight (host/host_check.h): broadcast over MPI to the ranks of the host, and
 // sent to rank 0 in the Hello of the host's first rank.
 struct HostCheckAnswer {
-  bool ok = true;                     // no error-or-worse finding and no error
-  std::optional<std::string> error;   // the check itself could not run
+  bool ok = true;                    // no error-or-worse finding and no error
+  std::optional<std::string> error;  // the check itself could not run
   std::vector<Finding> findings;
   nlohmann::json pairing = nlohmann::json::array();  // host::to_json(HostReport)["pairing"], as is
 };
@@ -89,7 +89,7 @@ struct FlowSetup {
 };
 
 struct Setup {
-  int stage = 0;  // 1-based
+  int stage = 0;                 // 1-based
   std::vector<FlowSetup> flows;  // the flows this rank is an end of
 };
 

@@ -25,9 +25,14 @@ constexpr auto kSummaryRefresh = 10s;
 class Coordinator {
  public:
   Coordinator(CoordinatorInput in, const BurnOptions& o)
-      : n_(in.ranks), plan_(std::move(in.plan)), listener_(std::move(in.listener)), token_(in.token),
-        explainer_(std::move(in.explainer)), o_(o),
-        ch_(n_), eps_(n_) {
+      : n_(in.ranks),
+        plan_(std::move(in.plan)),
+        listener_(std::move(in.listener)),
+        token_(in.token),
+        explainer_(std::move(in.explainer)),
+        o_(o),
+        ch_(n_),
+        eps_(n_) {
     make_dirs(o_.out_dir);
     results_path_ = o_.out_dir + "/results.jsonl";
     summary_path_ = o_.out_dir + "/summary.json";
@@ -93,7 +98,8 @@ class Coordinator {
       std::vector<Channel*> ptrs;
       for (auto& p : pending) ptrs.push_back(p.get());
       wait_any(ptrs, 100, listener_.get());
-      for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));) pending.push_back(std::make_unique<Channel>(std::move(c)));
+      for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));)
+        pending.push_back(std::make_unique<Channel>(std::move(c)));
       for (auto& p : pending) {
         if (!p) continue;
         for (const auto& m : p->read_available()) {
@@ -147,7 +153,10 @@ class Coordinator {
     for (const auto& [checker, report] : host_checks_) {
       const std::string& host = eps_[checker].host;
       const bool ok = report.ok;
-      json j{{"host", host}, {"ok", ok}, {"refused", !ok && !o_.force}, {"findings", json::array()},
+      json j{{"host", host},
+             {"ok", ok},
+             {"refused", !ok && !o_.force},
+             {"findings", json::array()},
              {"pairing", report.pairing}};
       for (const auto& f : report.findings) j["findings"].push_back(to_json(f));
       if (report.error) j["error"] = *report.error;
@@ -161,15 +170,19 @@ class Coordinator {
         s.findings.push_back(std::move(f));
       }
       if (report.error)
-        s.findings.push_back({"host_check_failed", o_.force ? Severity::Warning : Severity::Error,
-                              host + ": " + *report.error, {{host, 0}}, {}});
+        s.findings.push_back({"host_check_failed",
+                              o_.force ? Severity::Warning : Severity::Error,
+                              host + ": " + *report.error,
+                              {{host, 0}},
+                              {}});
       s.pass = false;
     }
     s.json["host_checks"] = all;
   }
 
   void record_loss_event(int rank, const std::string& reason, int stage) {
-    json ev{{"type", "rank_lost"}, {"rank", rank}, {"stage", stage}, {"reason", reason},
+    json ev{{"type", "rank_lost"},     {"rank", rank},
+            {"stage", stage},          {"reason", reason},
             {"host", eps_[rank].host}, {"endpoint", eps_[rank].endpoint}};
     append_line_durable(results_path_, ev.dump());
   }
@@ -262,8 +275,10 @@ class Coordinator {
         if (!ch_[r]) continue;
         for (const auto& m : ch_[r]->read_available()) {
           if (stage_of(m) != stage_index_) continue;
-          if (const auto* sample = std::get_if<Sample>(&m)) take_sample(r, *sample);
-          else if (const auto* x = std::get_if<M>(&m)) got[r] = *x;
+          if (const auto* sample = std::get_if<Sample>(&m))
+            take_sample(r, *sample);
+          else if (const auto* x = std::get_if<M>(&m))
+            got[r] = *x;
         }
         if (ch_[r]->closed() && !got.count(r))
           lose(r, "control connection closed (" + ch_[r]->close_reason() + "): process died or was killed");
@@ -384,7 +399,7 @@ class Coordinator {
   std::vector<std::unique_ptr<Channel>> ch_;
   std::vector<EndpointInfo> eps_;
   LostRanks lost_;
-  std::set<int> refused_;               // lost because their host failed its check
+  std::set<int> refused_;                       // lost because their host failed its check
   std::map<int, HostCheckAnswer> host_checks_;  // by the rank that checked its host
   std::vector<StageResult> stages_;
   std::string results_path_, summary_path_;

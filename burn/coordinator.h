@@ -14,8 +14,8 @@ namespace ibburn::burn {
 struct CoordinatorInput {
   int ranks = 0;
   Plan plan;
-  Fd listener;        // the control channel's listening socket
-  std::string token;  // ranks must present it in their hello
+  Fd listener;                           // the control channel's listening socket
+  std::string token;                     // ranks must present it in their hello
   std::shared_ptr<Explainer> explainer;  // may be null
 };
 

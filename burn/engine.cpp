@@ -70,7 +70,7 @@ MPI_Comm host_comm(int rank, const std::string& host) {
   MPI_Comm node, local;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS)
     throw EnvironmentError("MPI could not tell the ranks on this host apart");
-  const int colour = static_cast<int>(std::hash<std::string>{}(host) & 0x7fffffff);
+  const int colour = static_cast<int>(std::hash<std::string>{}(host)&0x7fffffff);
   const int rc = MPI_Comm_split(node, colour, rank, &local);
   MPI_Comm_free(&node);
   if (rc != MPI_SUCCESS) throw EnvironmentError("MPI could not group the ranks of this host");

@@ -14,7 +14,7 @@
 namespace ibburn::burn {
 
 struct BurnOptions {
-  std::string plan_file;            // empty = pattern
+  std::string plan_file;  // empty = pattern
   std::string pattern = "pairs";
   std::chrono::milliseconds duration{60'000};
   std::string transport = "tcp";
@@ -23,22 +23,22 @@ struct BurnOptions {
   double threshold = 0.9;
   bool verify = false;
   int streams = 4;
-  std::size_t message_size = 0;     // 0 = transport default
-  std::vector<std::string> bind;    // per local rank
-  std::vector<std::string> netns;   // per local rank
-  std::vector<int> gpus;            // per local rank
+  std::size_t message_size = 0;    // 0 = transport default
+  std::vector<std::string> bind;   // per local rank
+  std::vector<std::string> netns;  // per local rank
+  std::vector<int> gpus;           // per local rank
   std::string map_file;
-  std::map<std::string, std::string> extra;  // transport knobs (qps, tx_depth, sockbuf...)
+  std::map<std::string, std::string> extra;         // transport knobs (qps, tx_depth, sockbuf...)
   std::chrono::milliseconds timeout{30'000};        // setup/connect/report bounds
   std::chrono::milliseconds stall_timeout{10'000};  // no progress this long = failed
-  bool quiet = false;               // no per-second progress
+  bool quiet = false;                               // no per-second progress
   // Host preflight (host/host_check.h) on one rank per host before stage 1: hosts with
   // errors are refused (their ranks take no part), or only warned about with `force`.
   bool host_check = true;
   bool force = false;
   std::string host_sysfs_root = "/sys";  // another root stands in for /sys (tests, dumps)
   std::string host_expect;               // expectations file; empty = none
-  bool host_memory = false;  // never the paired GPU's memory by default (verbs)
+  bool host_memory = false;              // never the paired GPU's memory by default (verbs)
   // Made on rank 0 only, before stage 1 (it may read the fabric; a thrown Error stops the
   // run with its exit code): names causes in the summary, asks for probe stages.
   std::function<std::shared_ptr<Explainer>()> explainer;

@@ -8,8 +8,8 @@
 namespace ibburn::burn {
 namespace {
 
-int int_field(const nlohmann::json& j, const char* key, const std::string& where,
-              const std::string& file, bool required, int fallback) {
+int int_field(const nlohmann::json& j, const char* key, const std::string& where, const std::string& file,
+              bool required, int fallback) {
   if (!j.contains(key)) {
     if (required) throw InputError(file, 0, where + ": missing \"" + key + "\"");
     return fallback;
@@ -53,8 +53,9 @@ Plan plan_from_json(const nlohmann::json& j, int ranks, const std::string& file)
       }
       for (auto [name, v] : {std::pair{"src", f.src}, std::pair{"dst", f.dst}}) {
         if (v < 0 || v >= ranks)
-          throw InputError(file, 0, where + ": " + name + " " + std::to_string(v) +
-                                        (v < 0 ? " < 0" : " >= " + std::to_string(ranks) + " ranks"));
+          throw InputError(file, 0,
+                           where + ": " + name + " " + std::to_string(v) +
+                               (v < 0 ? " < 0" : " >= " + std::to_string(ranks) + " ranks"));
       }
       if (f.src == f.dst) throw InputError(file, 0, where + ": src and dst are both " + std::to_string(f.src));
       if (f.streams < 0) throw InputError(file, 0, where + ": streams < 0");

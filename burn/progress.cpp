@@ -8,9 +8,9 @@
 
 namespace ibburn::burn {
 
-std::string progress_line(int stage, int stages, const std::string& name, double elapsed_s,
-                          double duration_s, const std::vector<LiveRate>& rates,
-                          const std::vector<EndpointInfo>& endpoints, std::size_t slowest) {
+std::string progress_line(int stage, int stages, const std::string& name, double elapsed_s, double duration_s,
+                          const std::vector<LiveRate>& rates, const std::vector<EndpointInfo>& endpoints,
+                          std::size_t slowest) {
   double total = 0;
   for (const auto& r : rates) total += r.gbps;
   std::string line = fmt::format("burn: stage {}/{} \"{}\" {:.0f}s/{:.0f}s  {} directions  aggregate {:.2f} Gb/s",

@@ -14,8 +14,8 @@ struct LiveRate {
   double gbps = 0;  // over the last second
 };
 
-std::string progress_line(int stage, int stages, const std::string& name, double elapsed_s,
-                          double duration_s, const std::vector<LiveRate>& rates,
-                          const std::vector<EndpointInfo>& endpoints, std::size_t slowest = 3);
+std::string progress_line(int stage, int stages, const std::string& name, double elapsed_s, double duration_s,
+                          const std::vector<LiveRate>& rates, const std::vector<EndpointInfo>& endpoints,
+                          std::size_t slowest = 3);
 
 }  // namespace ibburn::burn

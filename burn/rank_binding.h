@@ -14,7 +14,7 @@ namespace ibburn::burn {
 struct Binding {
   std::string endpoint;  // "" = transport default
   int gpu = -1;
-  std::string netns;     // network namespace to enter before opening sockets ("" = none)
+  std::string netns;  // network namespace to enter before opening sockets ("" = none)
 };
 
 struct RankMapEntry {

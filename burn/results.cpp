@@ -36,8 +36,7 @@ std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from,
 
 namespace {
 
-const SideReport* find_side(const std::vector<RankReport>& reports, int rank, std::uint32_t flow,
-                            int from, bool rx) {
+const SideReport* find_side(const std::vector<RankReport>& reports, int rank, std::uint32_t flow, int from, bool rx) {
   for (const auto& r : reports) {
     if (r.rank != rank) continue;
     for (const auto& s : r.sides)
@@ -46,9 +45,8 @@ const SideReport* find_side(const std::vector<RankReport>& reports, int rank, st
   return nullptr;
 }
 
-DirectionResult merge_direction(std::uint32_t flow, int from, int to,
-                                const std::vector<RankReport>& reports, const LostRanks& lost,
-                                bool partial, const std::set<int>& refused) {
+DirectionResult merge_direction(std::uint32_t flow, int from, int to, const std::vector<RankReport>& reports,
+                                const LostRanks& lost, bool partial, const std::set<int>& refused) {
   DirectionResult d;
   d.from = from;
   d.to = to;
@@ -94,8 +92,8 @@ DirectionResult merge_direction(std::uint32_t flow, int from, int to,
 
 }  // namespace
 
-StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports,
-                        const LostRanks& lost, bool partial, const std::set<int>& refused) {
+StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports, const LostRanks& lost,
+                        bool partial, const std::set<int>& refused) {
   StageResult out;
   out.index = index;
   out.name = stage.name;
@@ -111,10 +109,14 @@ StageResult merge_stage(int index, const Stage& stage, const std::vector<RankRep
 }
 
 nlohmann::json to_json(const DirectionResult& d) {
-  nlohmann::json j{{"from", d.from},       {"to", d.to},
-                   {"bytes", d.bytes},     {"seconds", d.seconds},
-                   {"gbps", d.gbps},       {"samples_gbps", d.samples_gbps},
-                   {"errors", d.errors},   {"mismatches", d.mismatches},
+  nlohmann::json j{{"from", d.from},
+                   {"to", d.to},
+                   {"bytes", d.bytes},
+                   {"seconds", d.seconds},
+                   {"gbps", d.gbps},
+                   {"samples_gbps", d.samples_gbps},
+                   {"errors", d.errors},
+                   {"mismatches", d.mismatches},
                    {"status", to_string(d.status)}};
   if (!d.reason.empty()) j["reason"] = d.reason;
   return j;
@@ -169,8 +171,9 @@ StageResult stage_result_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json to_json(const EndpointInfo& e) {
-  nlohmann::json j{{"host", e.host}, {"endpoint", e.endpoint}, {"address", e.address},
-                   {"link_layer", e.link_layer}, {"rate_gbps", e.rate_gbps}, {"gpu", e.gpu}};
+  nlohmann::json j{{"host", e.host},           {"endpoint", e.endpoint},
+                   {"address", e.address},     {"link_layer", e.link_layer},
+                   {"rate_gbps", e.rate_gbps}, {"gpu", e.gpu}};
   if (e.port_guid) j["port_guid"] = fmt::format("0x{:016x}", e.port_guid);
   if (e.lid) j["lid"] = e.lid;
   return j;
@@ -190,19 +193,29 @@ EndpointInfo endpoint_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json to_json(const SideReport& s) {
-  nlohmann::json j{{"flow", s.flow},       {"from", s.from},     {"to", s.to},
-                   {"rx", s.rx},           {"bytes", s.bytes},   {"seconds", s.seconds},
-                   {"samples_gbps", s.samples_gbps}, {"errors", s.errors},
+  nlohmann::json j{{"flow", s.flow},
+                   {"from", s.from},
+                   {"to", s.to},
+                   {"rx", s.rx},
+                   {"bytes", s.bytes},
+                   {"seconds", s.seconds},
+                   {"samples_gbps", s.samples_gbps},
+                   {"errors", s.errors},
                    {"mismatches", s.mismatches}};
   if (!s.failure.empty()) j["failure"] = s.failure;
   return j;
 }
 
 nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {
-  nlohmann::json h{{"type", "run"}, {"transport", o.transport}, {"ranks", endpoints.size()},
+  nlohmann::json h{{"type", "run"},
+                   {"transport", o.transport},
+                   {"ranks", endpoints.size()},
                    {"duration_s", std::chrono::duration<double>(o.duration).count()},
-                   {"threshold", o.threshold}, {"expect_gbps", o.expect_gbps}, {"verify", o.verify},
-                   {"plan", to_json(plan)}, {"endpoints", nlohmann::json::array()}};
+                   {"threshold", o.threshold},
+                   {"expect_gbps", o.expect_gbps},
+                   {"verify", o.verify},
+                   {"plan", to_json(plan)},
+                   {"endpoints", nlohmann::json::array()}};
   for (const auto& e : endpoints) h["endpoints"].push_back(to_json(e));
   return h;
 }

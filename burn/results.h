@@ -73,8 +73,8 @@ using LostRanks = std::map<int, std::string>;
 // end, or whose rank is lost, fails with the lost rank's reason; a failure either end saw
 // fails it too (the receiver's reason first). Rates come from the receiver's count.
 // Directions of `refused` ranks (also in `lost`) are skipped rather than failed.
-StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports,
-                        const LostRanks& lost, bool partial, const std::set<int>& refused = {});
+StageResult merge_stage(int index, const Stage& stage, const std::vector<RankReport>& reports, const LostRanks& lost,
+                        bool partial, const std::set<int>& refused = {});
 
 nlohmann::json to_json(const DirectionResult& d);
 nlohmann::json to_json(const StageResult& s);

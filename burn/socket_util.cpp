@@ -28,8 +28,7 @@ sockaddr_in make_addr(const std::string& ip, std::uint16_t port) {
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(port);
-  if (inet_pton(AF_INET, ip.c_str(), &a.sin_addr) != 1)
-    throw TransportError("not an IPv4 address: \"" + ip + "\"");
+  if (inet_pton(AF_INET, ip.c_str(), &a.sin_addr) != 1) throw TransportError("not an IPv4 address: \"" + ip + "\"");
   return a;
 }
 
@@ -52,8 +51,7 @@ void Fd::reset() {
   fd_ = -1;
 }
 
-Fd listen_tcp(const std::string& ip, std::uint16_t port, int backlog, std::uint16_t* bound_port,
-              int sockbuf) {
+Fd listen_tcp(const std::string& ip, std::uint16_t port, int backlog, std::uint16_t* bound_port, int sockbuf) {
   Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!fd) throw TransportError("socket: " + errno_text(errno));
   set_socket_buffers(fd.get(), sockbuf);
@@ -70,8 +68,8 @@ Fd listen_tcp(const std::string& ip, std::uint16_t port, int backlog, std::uint1
   return fd;
 }
 
-Fd connect_tcp(const std::string& ip, std::uint16_t port, const std::string& source_ip,
-               SteadyTime deadline, int sockbuf) {
+Fd connect_tcp(const std::string& ip, std::uint16_t port, const std::string& source_ip, SteadyTime deadline,
+               int sockbuf) {
   const std::string target = ip + ":" + std::to_string(port);
   Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!fd) throw TransportError("socket: " + errno_text(errno));
@@ -162,8 +160,7 @@ void recv_all(int fd, void* buf, std::size_t len, SteadyTime deadline) {
       continue;
     }
     if (n == 0) throw TransportError("connection closed by peer");
-    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-      throw TransportError("recv: " + errno_text(errno));
+    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) throw TransportError("recv: " + errno_text(errno));
     if (Clock::now() >= deadline) throw TransportError("recv: timed out");
     wait_fd(fd, false, ms_until(deadline));
   }
@@ -184,8 +181,7 @@ std::string resolve_ipv4(const std::string& what) {
     }
   }
   freeifaddrs(list);
-  if (found.empty())
-    throw EnvironmentError("\"" + what + "\" is neither an IPv4 address nor an interface with one");
+  if (found.empty()) throw EnvironmentError("\"" + what + "\" is neither an IPv4 address nor an interface with one");
   return found;
 }
 

@@ -33,12 +33,11 @@ class Fd {
 
 // Listening TCP socket on ip (IPv4 text, "0.0.0.0" for all) and port (0 = any); non-blocking.
 // Accepted sockets inherit sockbuf (bytes, 0 = kernel autotuning). Throws TransportError.
-Fd listen_tcp(const std::string& ip, std::uint16_t port, int backlog, std::uint16_t* bound_port,
-              int sockbuf = 0);
+Fd listen_tcp(const std::string& ip, std::uint16_t port, int backlog, std::uint16_t* bound_port, int sockbuf = 0);
 // Connects from source_ip (empty = any) to ip:port by the deadline; returns a non-blocking
 // socket. Throws TransportError with the reason ("connection refused", "timed out").
-Fd connect_tcp(const std::string& ip, std::uint16_t port, const std::string& source_ip,
-               SteadyTime deadline, int sockbuf = 0);
+Fd connect_tcp(const std::string& ip, std::uint16_t port, const std::string& source_ip, SteadyTime deadline,
+               int sockbuf = 0);
 // Accepts one connection by the deadline; returns an invalid Fd on timeout.
 Fd accept_tcp(int listen_fd, SteadyTime deadline);
 // Best effort; 0 = leave kernel autotuning. Uses SO_*BUFFORCE when allowed so the size is

@@ -24,8 +24,8 @@ namespace ibburn::burn {
 namespace {
 
 using namespace std::chrono_literals;
-constexpr auto kDrainGrace = 2s;   // how long a stopped stream may take to finish cleanly
-constexpr int kPollMs = 100;       // how often workers look at the stop/abort flags
+constexpr auto kDrainGrace = 2s;                 // how long a stopped stream may take to finish cleanly
+constexpr int kPollMs = 100;                     // how often workers look at the stop/abort flags
 constexpr std::uint32_t kEndMagic = 0x4942454e;  // "IBEN": the sender finished cleanly
 
 struct Hello {
@@ -35,17 +35,14 @@ struct Hello {
   std::uint32_t stream = 0;
 };
 
-std::uint64_t stream_seq(std::uint32_t stream, std::uint64_t seq) {
-  return (std::uint64_t(stream) << 48) ^ seq;
-}
+std::uint64_t stream_seq(std::uint32_t stream, std::uint64_t seq) { return (std::uint64_t(stream) << 48) ^ seq; }
 
 class TcpConnection final : public Connection {
  public:
   TcpConnection(const ConnectionSpec& spec, std::string ip, std::size_t msg, bool verify, int sockbuf)
       : spec_(spec), ip_(std::move(ip)), msg_(msg), verify_(verify), sockbuf_(sockbuf) {
     if (spec_.streams < 1) spec_.streams = 1;
-    if (!spec_.initiator)
-      listener_ = listen_tcp(ip_, 0, spec_.streams + 4, &port_, sockbuf_);
+    if (!spec_.initiator) listener_ = listen_tcp(ip_, 0, spec_.streams + 4, &port_, sockbuf_);
   }
 
   ~TcpConnection() override {
@@ -85,8 +82,8 @@ class TcpConnection final : public Connection {
           recv_all(c.get(), &h, sizeof h, deadline);
           if (h.magic != tcp::kHelloMagic || h.stage != spec_.stage || h.flow != spec_.flow_id ||
               h.stream >= static_cast<std::uint32_t>(spec_.streams) || socks_[h.stream])
-            throw TransportError(fmt::format("unexpected stream hello (stage {}, flow {}, stream {})",
-                                             h.stage, h.flow, h.stream));
+            throw TransportError(
+                fmt::format("unexpected stream hello (stage {}, flow {}, stream {})", h.stage, h.flow, h.stream));
           socks_[h.stream] = std::move(c);
           ++got;
         }
@@ -187,8 +184,7 @@ class TcpConnection final : public Connection {
     tcp::Header end = h;
     end.magic = kEndMagic;
     end.length = 0;
-    if (send_bytes(s, reinterpret_cast<const char*>(&end), sizeof end))
-      ::shutdown(socks_[s].get(), SHUT_WR);
+    if (send_bytes(s, reinterpret_cast<const char*>(&end), sizeof end)) ::shutdown(socks_[s].get(), SHUT_WR);
   }
 
   enum class Read { Ok, Eof, Stop };
@@ -207,8 +203,8 @@ class TcpConnection final : public Connection {
         return Read::Eof;
       }
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-        if (!stop_) fail(s, fmt::format("receive from rank {}: {}", spec_.peer_rank, errno_text(errno)),
-                         errno == ECONNRESET);
+        if (!stop_)
+          fail(s, fmt::format("receive from rank {}: {}", spec_.peer_rank, errno_text(errno)), errno == ECONNRESET);
         return Read::Stop;
       }
       if (past_grace()) return Read::Stop;
@@ -220,8 +216,8 @@ class TcpConnection final : public Connection {
   void receive_loop(int s) {
     std::vector<std::uint64_t> words((msg_ + 7) / 8);
     auto* payload = reinterpret_cast<char*>(words.data());
-    tcp::Expectation expect{spec_.stage, spec_.flow_id, static_cast<std::uint32_t>(s),
-                            static_cast<std::uint32_t>(msg_), 0};
+    tcp::Expectation expect{spec_.stage, spec_.flow_id, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(msg_),
+                            0};
     const std::string peer = fmt::format("rank {}", spec_.peer_rank);
     while (true) {
       tcp::Header h;
@@ -292,8 +288,7 @@ class TcpTransport final : public Transport {
   explicit TcpTransport(const TransportOptions& o) : o_(o) {
     ip_ = resolve_ipv4(o.bind.empty() ? "127.0.0.1" : o.bind);
     msg_ = o.message_size ? o.message_size : (1u << 20);
-    if (msg_ % 8 || msg_ > (1u << 30))
-      throw Error(kExitInput, "--msg-size must be a multiple of 8 bytes up to 1 GiB");
+    if (msg_ % 8 || msg_ > (1u << 30)) throw Error(kExitInput, "--msg-size must be a multiple of 8 bytes up to 1 GiB");
     sockbuf_ = 4 << 20;
     if (auto it = o.extra.find("sockbuf"); it != o.extra.end()) sockbuf_ = std::stoi(it->second);
   }

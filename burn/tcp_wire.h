@@ -6,7 +6,7 @@
 
 namespace ibburn::burn::tcp {
 
-inline constexpr std::uint32_t kMagic = 0x49424252;  // "IBBR"
+inline constexpr std::uint32_t kMagic = 0x49424252;       // "IBBR"
 inline constexpr std::uint32_t kHelloMagic = 0x4942484c;  // "IBHL": first bytes of a stream
 
 struct Header {

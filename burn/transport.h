@@ -33,9 +33,9 @@ using AddressBlob = std::vector<std::uint8_t>;
 
 // What a rank's endpoint is, gathered by rank 0 before stage 1 and written to the results.
 struct EndpointInfo {
-  std::string host;        // hostname of the rank
-  std::string endpoint;    // "mlx5_0:1", "eth0", "10.0.0.1": what the rank is bound to
-  std::string address;     // the address the transport listens on / sends from, if any
+  std::string host;             // hostname of the rank
+  std::string endpoint;         // "mlx5_0:1", "eth0", "10.0.0.1": what the rank is bound to
+  std::string address;          // the address the transport listens on / sends from, if any
   std::uint64_t port_guid = 0;  // IB only, 0 otherwise
   std::uint16_t lid = 0;        // IB only
   std::string link_layer;       // "InfiniBand", "Ethernet", "" when unknown
@@ -45,16 +45,16 @@ struct EndpointInfo {
 
 // Options given to make_transport(); each transport reads what it understands.
 struct TransportOptions {
-  std::string bind;        // tcp: an IPv4 address or an interface name; verbs: "dev:port"
-                           // empty = the default for this rank (see local_rank)
-  int local_rank = 0;      // rank among those on this host: with no bind, the verbs
-                           // transport takes the local_rank-th active port, tcp loopback
-  int gpu = -1;            // verbs: GPU memory (-1 = host memory, or the paired GPU below)
+  std::string bind;    // tcp: an IPv4 address or an interface name; verbs: "dev:port"
+                       // empty = the default for this rank (see local_rank)
+  int local_rank = 0;  // rank among those on this host: with no bind, the verbs
+                       // transport takes the local_rank-th active port, tcp loopback
+  int gpu = -1;        // verbs: GPU memory (-1 = host memory, or the paired GPU below)
   // verbs: HCA name -> PCI address of its GPU (the host check's pairing); with gpu < 0 the
   // transport sends from its HCA's GPU when CUDA sees it. Empty = host memory.
   std::map<std::string, std::string> gpu_by_hca;
-  std::size_t message_size = 0;  // 0 = the transport's default
-  bool verify = false;     // fill patterned buffers and check them at the receiver
+  std::size_t message_size = 0;              // 0 = the transport's default
+  bool verify = false;                       // fill patterned buffers and check them at the receiver
   std::map<std::string, std::string> extra;  // transport-specific knobs ("qps", "tx_depth"...)
 };
 
@@ -64,15 +64,15 @@ struct ConnectionSpec {
   std::uint32_t flow_id = 0;  // unique within the stage
   int local_rank = 0;
   int peer_rank = 0;
-  bool send = false;          // this end sends (src of the flow, or either end if bidir)
-  bool receive = false;       // this end receives
-  bool initiator = false;     // which end actively connects when the transport needs one
-  int streams = 1;            // TCP sockets or RC QPs for this flow
+  bool send = false;       // this end sends (src of the flow, or either end if bidir)
+  bool receive = false;    // this end receives
+  bool initiator = false;  // which end actively connects when the transport needs one
+  int streams = 1;         // TCP sockets or RC QPs for this flow
 };
 
 // Counters of one direction at one end. Monotonic; readable while running.
 struct DirectionCounters {
-  std::uint64_t bytes = 0;       // payload bytes sent (tx) or received and accepted (rx)
+  std::uint64_t bytes = 0;  // payload bytes sent (tx) or received and accepted (rx)
   std::uint64_t messages = 0;
   std::uint64_t errors = 0;      // malformed / out-of-sequence messages, completion errors
   std::uint64_t mismatches = 0;  // verification: payload words that differ from the pattern

@@ -32,8 +32,7 @@ double endpoint_rate(const std::vector<EndpointInfo>& eps, int rank, const Verdi
 
 }  // namespace
 
-std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
-                                          const std::vector<EndpointInfo>& endpoints,
+std::vector<DirectionVerdict> judge_stage(const StageResult& stage, const std::vector<EndpointInfo>& endpoints,
                                           const VerdictOptions& o) {
   std::map<int, int> sends, receives;
   for (const auto& f : stage.flows)
@@ -72,8 +71,8 @@ std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
   return out;
 }
 
-std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions,
-                                             int ranks, const LostRanks& lost) {
+std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions, int ranks,
+                                             const LostRanks& lost) {
   std::vector<EndpointVerdict> out(ranks);
   for (int r = 0; r < ranks; ++r) out[r].rank = r;
   bool any_interrupted = false;
@@ -155,8 +154,13 @@ Summary make_summary(const SummaryInput& in) {
   nlohmann::json jflows = nlohmann::json::array();
   for (const auto& d : dirs) {
     ++counts[to_string(d.verdict)];
-    nlohmann::json j{{"stage", d.stage}, {"flow", d.flow}, {"from", d.from}, {"to", d.to},
-                     {"gbps", d.gbps}, {"expected_gbps", d.expected_gbps}, {"verdict", to_string(d.verdict)}};
+    nlohmann::json j{{"stage", d.stage},
+                     {"flow", d.flow},
+                     {"from", d.from},
+                     {"to", d.to},
+                     {"gbps", d.gbps},
+                     {"expected_gbps", d.expected_gbps},
+                     {"verdict", to_string(d.verdict)}};
     if (!d.reason.empty()) j["reason"] = d.reason;
     jflows.push_back(j);
     if (bad(d.verdict)) {
@@ -172,8 +176,7 @@ Summary make_summary(const SummaryInput& in) {
   }
   nlohmann::json jeps = nlohmann::json::array();
   for (const auto& e : eps) {
-    nlohmann::json j{{"rank", e.rank}, {"verdict", to_string(e.verdict)}, {"directions", e.directions},
-                     {"bad", e.bad}};
+    nlohmann::json j{{"rank", e.rank}, {"verdict", to_string(e.verdict)}, {"directions", e.directions}, {"bad", e.bad}};
     if (e.rank < static_cast<int>(in.endpoints.size())) {
       j["host"] = in.endpoints[e.rank].host;
       j["endpoint"] = in.endpoints[e.rank].endpoint;

@@ -25,8 +25,8 @@ enum class Verdict { Pass, Slow, Failed, Suspect, Unjudged, Interrupted };
 const char* to_string(Verdict v);
 
 struct VerdictOptions {
-  double threshold = 0.9;    // fraction of the expected rate a direction must reach
-  double expect_gbps = 0;    // per endpoint; 0 = each port's own rate
+  double threshold = 0.9;  // fraction of the expected rate a direction must reach
+  double expect_gbps = 0;  // per endpoint; 0 = each port's own rate
 };
 
 struct DirectionVerdict {
@@ -44,17 +44,16 @@ struct EndpointVerdict {
   int rank = 0;
   Verdict verdict = Verdict::Unjudged;
   std::string reason;
-  int directions = 0;  // judged directions it took part in
-  int bad = 0;         // of those, slow or failed
+  int directions = 0;       // judged directions it took part in
+  int bad = 0;              // of those, slow or failed
   double min_tx_gbps = -1;  // -1 = never sent
   double min_rx_gbps = -1;
 };
 
-std::vector<DirectionVerdict> judge_stage(const StageResult& stage,
-                                          const std::vector<EndpointInfo>& endpoints,
+std::vector<DirectionVerdict> judge_stage(const StageResult& stage, const std::vector<EndpointInfo>& endpoints,
                                           const VerdictOptions& o);
-std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions,
-                                             int ranks, const LostRanks& lost);
+std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions, int ranks,
+                                             const LostRanks& lost);
 
 struct SummaryInput {
   std::string transport;

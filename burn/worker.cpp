@@ -27,7 +27,8 @@ std::string to_hex(const AddressBlob& blob) {
 AddressBlob from_hex(const std::string& hex) {
   if (hex.size() % 2) throw std::invalid_argument("odd-length hex");
   AddressBlob out;
-  for (std::size_t i = 0; i < hex.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  for (std::size_t i = 0; i < hex.size(); i += 2)
+    out.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -60,8 +61,10 @@ class Worker {
       auto msgs = ch_.poll(100);
       for (const auto& m : msgs) {
         if (std::holds_alternative<Done>(m)) return kExitOk;
-        if (const auto* setup_msg = std::get_if<Setup>(&m)) setup(*setup_msg);
-        else if (const auto* connect_msg = std::get_if<Connect>(&m)) connect(*connect_msg);
+        if (const auto* setup_msg = std::get_if<Setup>(&m))
+          setup(*setup_msg);
+        else if (const auto* connect_msg = std::get_if<Connect>(&m))
+          connect(*connect_msg);
         else if (const auto* start = std::get_if<Start>(&m)) {
           int rc = run_stage(*start);
           if (rc != kExitOk) return rc;
@@ -163,8 +166,8 @@ class Worker {
     int rc = kExitOk;
     while (Clock::now() < t0 + duration) {
       auto wait = std::min(next, t0 + duration) - Clock::now();
-      auto msgs = ch_.poll(static_cast<int>(std::clamp<long long>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), 0, 100)));
+      auto msgs = ch_.poll(static_cast<int>(
+          std::clamp<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), 0, 100)));
       bool stop = false;
       for (const auto& x : msgs) stop |= std::holds_alternative<Stop>(x) || std::holds_alternative<Done>(x);
       if (ch_.closed()) rc = kExitEnvironment;
@@ -216,9 +219,12 @@ class Worker {
           r.errors = d.errors;
           r.mismatches = d.mismatches;
         }
-        if (!end.failure.empty()) r.failure = end.failure;
-        else if (err) r.failure = fmt::format("rank {}: {}", rank_, err->reason);
-        else if (!s.stall.empty()) r.failure = fmt::format("rank {}: {}", rank_, s.stall);
+        if (!end.failure.empty())
+          r.failure = end.failure;
+        else if (err)
+          r.failure = fmt::format("rank {}: {}", rank_, err->reason);
+        else if (!s.stall.empty())
+          r.failure = fmt::format("rank {}: {}", rank_, s.stall);
         answer.sides.push_back(std::move(r));
       }
     }

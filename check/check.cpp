@@ -52,14 +52,11 @@ bool physically_down(const Port& p) { return !port_up(p) && !topo::up_not_active
 // A port whose link is administratively or physically held down, as opposed to one with
 // nothing plugged in (Polling) or unknown state.
 bool held_down(const Port& p) {
-  return p.phys == PhysState::Disabled || p.phys == PhysState::Training ||
-         p.phys == PhysState::LinkErrorRecovery || p.phys == PhysState::PhyTest ||
-         p.state == PortState::Init || p.state == PortState::Armed;
+  return p.phys == PhysState::Disabled || p.phys == PhysState::Training || p.phys == PhysState::LinkErrorRecovery ||
+         p.phys == PhysState::PhyTest || p.state == PortState::Init || p.state == PortState::Armed;
 }
 
-std::string state_text(const Port& p) {
-  return std::string(to_string(p.state)) + "/" + to_string(p.phys);
-}
+std::string state_text(const Port& p) { return std::string(to_string(p.state)) + "/" + to_string(p.phys); }
 
 // What both ends can run: the lower of each end's enabled (else supported) width and speed.
 LinkRate common_capability(const Port& a, const Port& b) {
@@ -69,14 +66,11 @@ LinkRate common_capability(const Port& a, const Port& b) {
   return {lanes(ca.width) <= lanes(cb.width) ? ca.width : cb.width, std::min(ca.speed, cb.speed)};
 }
 
-bool below(LinkRate have, LinkRate want) {
-  return lanes(have.width) < lanes(want.width) || have.speed < want.speed;
-}
+bool below(LinkRate have, LinkRate want) { return lanes(have.width) < lanes(want.width) || have.speed < want.speed; }
 
 class Checker {
  public:
-  Checker(const Fabric& f, const wiring::Wiring& w, const CheckOptions& o)
-      : f_(f), plan_(w), opt_(o) {}
+  Checker(const Fabric& f, const wiring::Wiring& w, const CheckOptions& o) : f_(f), plan_(w), opt_(o) {}
 
   std::vector<Finding> run() {
     resolve_names();
@@ -94,9 +88,9 @@ class Checker {
   const Fabric& f_;
   WiringIndex plan_;
   const CheckOptions& opt_;
-  std::vector<WiringNode> plan_of_;   // discovered node -> plan node
-  std::vector<NodeId> node_of_;     // plan node -> discovered node
-  std::vector<bool> ambiguous_;     // a second node carrying a planned name
+  std::vector<WiringNode> plan_of_;  // discovered node -> plan node
+  std::vector<NodeId> node_of_;      // plan node -> discovered node
+  std::vector<bool> ambiguous_;      // a second node carrying a planned name
   std::vector<std::string> display_;
   std::vector<char> cable_ok_;
   std::vector<char> without_sm_;  // node -> its island has no active subnet manager
@@ -117,12 +111,8 @@ class Checker {
     WiringNode p = plan_of_[e.node];
     return p == kNoWiringNode ? WiringEnd{} : WiringEnd{p, e.port};
   }
-  std::string cable_text(size_t c) const {
-    return text(ref(plan_.end_a(c))) + " - " + text(ref(plan_.end_b(c)));
-  }
-  json cable_json(size_t c) const {
-    return {to_json(ref(plan_.end_a(c))), to_json(ref(plan_.end_b(c)))};
-  }
+  std::string cable_text(size_t c) const { return text(ref(plan_.end_a(c))) + " - " + text(ref(plan_.end_b(c))); }
+  json cable_json(size_t c) const { return {to_json(ref(plan_.end_a(c))), to_json(ref(plan_.end_b(c)))}; }
 
   const WiringLayout& layout() {
     if (!layout_) {
@@ -163,8 +153,8 @@ class Checker {
     display_.resize(n);
     for (NodeId i = 0; i < n; ++i) {
       const Node& node = f_.node(i);
-      bool shared = plan_of_[i] == kNoWiringNode ? ambiguous_[i] || unplanned_uses[node.name] > 1
-                                               : dups.count(plan_of_[i]) > 0;
+      bool shared =
+          plan_of_[i] == kNoWiringNode ? ambiguous_[i] || unplanned_uses[node.name] > 1 : dups.count(plan_of_[i]) > 0;
       display_[i] = shared || node.name.empty() ? node.name + " (" + hex_guid(node.guid) + ")" : node.name;
     }
     for (auto& [p, others] : dups) {
@@ -175,8 +165,8 @@ class Checker {
         list += ", " + display_[o];
       }
       add("duplicate_name", Severity::Error,
-          std::to_string(others.size() + 1) + " nodes carry the planned name '" + plan_.name(p) +
-              "': " + list + " (only the first is checked against the plan)",
+          std::to_string(others.size() + 1) + " nodes carry the planned name '" + plan_.name(p) + "': " + list +
+              " (only the first is checked against the plan)",
           std::move(ports), {{"name", plan_.name(p)}});
     }
   }
@@ -197,8 +187,7 @@ class Checker {
           list += (k > i ? ", " : "") + display_[by_guid[k].second];
         }
         add("duplicate_guid", Severity::Critical,
-            "GUID " + hex_guid(by_guid[i].first) + " is used by " + std::to_string(j - i) +
-                " nodes: " + list,
+            "GUID " + hex_guid(by_guid[i].first) + " is used by " + std::to_string(j - i) + " nodes: " + list,
             std::move(ports), {{"guid", hex_guid(by_guid[i].first)}});
       }
       i = j;
@@ -207,9 +196,9 @@ class Checker {
 
   // What the discovered fabric has at a planned port.
   struct Seen {
-    bool node_seen = false;       // the planned node was discovered
-    const Port* port = nullptr;   // its port (null: node seen but has no such port)
-    PortEnd at;                   // the discovered port
+    bool node_seen = false;      // the planned node was discovered
+    const Port* port = nullptr;  // its port (null: node seen but has no such port)
+    PortEnd at;                  // the discovered port
     bool linked() const { return port && port->linked(); }
   };
   Seen seen(WiringEnd e) const {
@@ -265,8 +254,8 @@ class Checker {
     // rate is still checked.
     if ((topo::up_not_active(pa) || topo::up_not_active(pb)) && !without_sm_[a.at.node])
       add("port_not_active", Severity::Warning,
-          cable_text(c) + " is up but the subnet manager has not activated it: " + states,
-          {ref(a.at), ref(b.at)}, {{"states", {state_text(pa), state_text(pb)}}});
+          cable_text(c) + " is up but the subnet manager has not activated it: " + states, {ref(a.at), ref(b.at)},
+          {{"states", {state_text(pa), state_text(pb)}}});
     LinkRate act = pa.active;
     if (pb.active.known() && (!act.known() || below(pb.active, act))) act = pb.active;
     if (!act.known()) return;
@@ -274,8 +263,7 @@ class Checker {
     if (planned && planned->known()) {
       if (below(act, *planned))
         add("degraded", Severity::Error,
-            cable_text(c) + " runs at " + to_string(act) + ", planned " + to_string(*planned),
-            {ref(a.at), ref(b.at)},
+            cable_text(c) + " runs at " + to_string(act) + ", planned " + to_string(*planned), {ref(a.at), ref(b.at)},
             {{"active", to_string(act)}, {"planned", to_string(*planned)}});
       return;
     }
@@ -305,8 +293,8 @@ class Checker {
                           {"states", {state_text(f_.port(l.a)), state_text(f_.port(l.b))}}});
       const bool whole = island.nodes.size() == f_.size();
       std::string holds = topo::contents(island);
-      json details = {{"switches", island.switches}, {"hcas", island.cas}, {"links", island.links},
-                      {"not_active", cables}};
+      json details = {
+          {"switches", island.switches}, {"hcas", island.cas}, {"links", island.links}, {"not_active", cables}};
       if (!whole && !planned.empty()) {
         // The same words as the split finding's islands, so the two can be matched.
         details["summary"] = layout().summarize(planned, island.nodes.size() - planned.size());
@@ -315,8 +303,7 @@ class Checker {
       add("no_sm", Severity::Error,
           std::string("no active subnet manager in ") + (whole ? "the fabric" : "an island of the fabric") + " (" +
               holds + "): " + std::to_string(island.not_active.size()) + " of " + std::to_string(island.links) +
-              " cables are up but not activated; start a subnet manager that reaches " +
-              (whole ? "it" : "this island"),
+              " cables are up but not activated; start a subnet manager that reaches " + (whole ? "it" : "this island"),
           switches.empty() ? std::move(nodes) : std::move(switches), std::move(details));
     }
   }
@@ -326,24 +313,22 @@ class Checker {
     const Port* down = a.port && held_down(*a.port) ? a.port : b.port && held_down(*b.port) ? b.port : nullptr;
     if (down) {
       add("port_down", Severity::Error,
-          cable_text(c) + " is not up: " + text(ref(a.at)) + " " +
-              (a.port ? state_text(*a.port) : "no such port") + ", " + text(ref(b.at)) + " " +
-              (b.port ? state_text(*b.port) : "no such port"),
+          cable_text(c) + " is not up: " + text(ref(a.at)) + " " + (a.port ? state_text(*a.port) : "no such port") +
+              ", " + text(ref(b.at)) + " " + (b.port ? state_text(*b.port) : "no such port"),
           {ref(a.at), ref(b.at)});
       return;
     }
     bool unreached = (a.port && a.port->peer_unreached) || (b.port && b.port->peer_unreached);
     if (unreached) {
       add("unreached", Severity::Error,
-          cable_text(c) + ": a link is reported but discovery did not reach its other end",
-          {ref(a.at), ref(b.at)});
+          cable_text(c) + ": a link is reported but discovery did not reach its other end", {ref(a.at), ref(b.at)});
       return;
     }
     std::string why;
     for (const Seen* s : {&a, &b})
       if (!s->port) why += "; " + display_[s->at.node] + " has no port " + std::to_string(s->at.port);
-    add("missing", Severity::Error, cable_text(c) + " is planned but not connected" + why,
-        {ref(a.at), ref(b.at)}, {{"planned", cable_json(c)}});
+    add("missing", Severity::Error, cable_text(c) + " is planned but not connected" + why, {ref(a.at), ref(b.at)},
+        {{"planned", cable_json(c)}});
   }
 
   // Planned A-B and X-W, found A-X and B-W: the two cables match the plan once the plugs
@@ -360,9 +345,8 @@ class Checker {
     const PortRef& p1 = at_a_side ? A : B;
     const PortRef& p2 = at_a_side ? W : X;
     add("swapped", Severity::Error,
-        "planned " + text(A) + " - " + text(B) + " and " + text(X) + " - " + text(W) +
-            ", found " + text(A) + " - " + text(X) + " and " + text(B) + " - " + text(W) +
-            ": exchange the plugs in " + text(p1) + " and " + text(p2),
+        "planned " + text(A) + " - " + text(B) + " and " + text(X) + " - " + text(W) + ", found " + text(A) + " - " +
+            text(X) + " and " + text(B) + " - " + text(W) + ": exchange the plugs in " + text(p1) + " and " + text(p2),
         {A, B, X, W},
         {{"planned", {{to_json(A), to_json(B)}, {to_json(X), to_json(W)}}},
          {"found", {{to_json(A), to_json(X)}, {to_json(B), to_json(W)}}},
@@ -389,8 +373,8 @@ class Checker {
         found.push_back({to_json(ref(s->at)), to_json(r)});
       }
     }
-    add("miswired", Severity::Error, "planned " + cable_text(c) + ", found " + what,
-        std::move(ports), {{"planned", cable_json(c)}, {"found", found}});
+    add("miswired", Severity::Error, "planned " + cable_text(c) + ", found " + what, std::move(ports),
+        {{"planned", cable_json(c)}, {"found", found}});
   }
 
   // Discovered links that no planned port explains.
@@ -398,13 +382,11 @@ class Checker {
     for (NodeId i = 0; i < f_.size(); ++i) {
       for (const Port& p : f_.node(i).ports) {
         PortEnd self{i, p.number}, peer = p.remote;
-        if (!peer.valid() || std::tie(peer.node, peer.port) < std::tie(self.node, self.port))
-          continue;
+        if (!peer.valid() || std::tie(peer.node, peer.port) < std::tie(self.node, self.port)) continue;
         if (plan_.cable_at(plan_end(self)) >= 0 || plan_.cable_at(plan_end(peer)) >= 0) continue;
         // Links of unplanned or ambiguous nodes are told in their own findings.
         if (plan_of_[i] == kNoWiringNode || plan_of_[peer.node] == kNoWiringNode) continue;
-        add("extra", Severity::Warning,
-            text(ref(self)) + " - " + text(ref(peer)) + " is connected but not planned",
+        add("extra", Severity::Warning, text(ref(self)) + " - " + text(ref(peer)) + " is connected but not planned",
             {ref(self), ref(peer)});
       }
     }
@@ -450,9 +432,8 @@ class Checker {
         names.push_back(plan_.name(p));
       }
       add("unreached", Severity::Error,
-          std::to_string(nodes.size()) + " planned node" + (nodes.size() == 1 ? "" : "s") +
-              " not reached " + from + " (" + layout().summarize(nodes) + ", e.g. " +
-              plan_.name(nodes.front()) +
+          std::to_string(nodes.size()) + " planned node" + (nodes.size() == 1 ? "" : "s") + " not reached " + from +
+              " (" + layout().summarize(nodes) + ", e.g. " + plan_.name(nodes.front()) +
               "): the fabric may be split; discover from inside that part too and pass each "
               "snapshot with --fabric",
           std::move(ports), {{"nodes", names}});
@@ -496,8 +477,7 @@ class Checker {
       }
       if (links > 4) where += " and " + std::to_string(links - 4) + " more";
       add("unknown_node", node.is_ca() ? Severity::Warning : Severity::Error,
-          display_[i] + " (" + to_string(node.type) + ", GUID " + hex_guid(node.guid) +
-              ") is not in the plan" + where,
+          display_[i] + " (" + to_string(node.type) + ", GUID " + hex_guid(node.guid) + ") is not in the plan" + where,
           std::move(ports), {{"guid", hex_guid(node.guid)}, {"type", to_string(node.type)}});
     }
   }
@@ -556,12 +536,11 @@ class Checker {
       for (size_t i = 0; i < held.size(); ++i) {
         std::string summary = layout().summarize(held[i], unplanned[i]);
         pieces += " [" + std::to_string(i + 1) + "] " + summary + ";";
-        islands_json.push_back({{"summary", summary},
-                                {"planned_nodes", held[i].size()},
-                                {"unplanned_nodes", unplanned[i]}});
+        islands_json.push_back(
+            {{"summary", summary}, {"planned_nodes", held[i].size()}, {"unplanned_nodes", unplanned[i]}});
       }
-      std::string msg = "the planned fabric is split into " + std::to_string(held.size()) +
-                        " disjoint islands:" + pieces + " ";
+      std::string msg =
+          "the planned fabric is split into " + std::to_string(held.size()) + " disjoint islands:" + pieces + " ";
       if (joining.empty()) {
         msg += "no planned cable joins them";
       } else {
@@ -576,8 +555,7 @@ class Checker {
 
 }  // namespace
 
-std::vector<Finding> check_wiring(const Fabric& discovered, const wiring::Wiring& plan,
-                           const CheckOptions& options) {
+std::vector<Finding> check_wiring(const Fabric& discovered, const wiring::Wiring& plan, const CheckOptions& options) {
   return Checker(discovered, plan, options).run();
 }
 

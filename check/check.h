@@ -30,6 +30,6 @@ struct CheckOptions {
 };
 
 std::vector<Finding> check_wiring(const topo::Fabric& discovered, const wiring::Wiring& plan,
-                           const CheckOptions& options = {});
+                                  const CheckOptions& options = {});
 
 }  // namespace ibburn::check

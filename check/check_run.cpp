@@ -17,9 +17,8 @@ namespace {
 // One line about inferred names, so the site knows names are guesses.
 void tell_inferred(const wiring::NameInference& inf, std::ostream& err) {
   if (inf.named.empty() && inf.unnamed.empty()) return;
-  auto weakest = std::min_element(inf.named.begin(), inf.named.end(), [](const auto& a, const auto& b) {
-    return a.confidence() < b.confidence();
-  });
+  auto weakest = std::min_element(inf.named.begin(), inf.named.end(),
+                                  [](const auto& a, const auto& b) { return a.confidence() < b.confidence(); });
   err << fmt::format("ibburn: {} switch name{} inferred from the plan", inf.named.size(),
                      inf.named.size() == 1 ? "" : "s");
   if (weakest != inf.named.end())

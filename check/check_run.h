@@ -12,10 +12,10 @@ namespace ibburn::check {
 
 struct CheckRunOptions {
   topo::FabricSource fabric;
-  std::string wiring;      // wiring CSV (the plan)
-  std::string json_out;    // {"findings": [...]}; empty: none
-  bool infer_names = true; // name switches whose names are not in the plan
-  size_t max_details = 20; // details shown per kind (0 = all)
+  std::string wiring;       // wiring CSV (the plan)
+  std::string json_out;     // {"findings": [...]}; empty: none
+  bool infer_names = true;  // name switches whose names are not in the plan
+  size_t max_details = 20;  // details shown per kind (0 = all)
 };
 
 // Summary on `out`, a note about inferred switch names on `err`.

@@ -21,12 +21,18 @@ std::chrono::milliseconds parse_duration(const std::string& text) {
       if (start != 0 || i != text.size()) throw bad();  // bare number only on its own
       unit = 's';
     }
-    if (unit == "ms") total_ms += value;
-    else if (unit == "s") total_ms += value * 1e3;
-    else if (unit == "m" || unit == "min") total_ms += value * 60e3;
-    else if (unit == "h") total_ms += value * 3600e3;
-    else if (unit == "d") total_ms += value * 86400e3;
-    else throw bad();
+    if (unit == "ms")
+      total_ms += value;
+    else if (unit == "s")
+      total_ms += value * 1e3;
+    else if (unit == "m" || unit == "min")
+      total_ms += value * 60e3;
+    else if (unit == "h")
+      total_ms += value * 3600e3;
+    else if (unit == "d")
+      total_ms += value * 86400e3;
+    else
+      throw bad();
   }
   return std::chrono::milliseconds(static_cast<long long>(total_ms + 0.5));
 }

@@ -20,9 +20,10 @@ class Error : public std::runtime_error {
 class InputError : public Error {
  public:
   InputError(const std::string& file, int line, const std::string& reason)
-      : Error(kExitInput, line > 0 ? file + ":" + std::to_string(line) + ": " + reason
-                                   : file + ": " + reason),
-        file_(file), line_(line), reason_(reason) {}
+      : Error(kExitInput, line > 0 ? file + ":" + std::to_string(line) + ": " + reason : file + ": " + reason),
+        file_(file),
+        line_(line),
+        reason_(reason) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   const std::string& reason() const { return reason_; }

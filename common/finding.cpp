@@ -30,10 +30,7 @@ Severity severity_from_string(const std::string& s) {
 nlohmann::json to_json(const Finding& f) {
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : f.ports) ports.push_back({{"node", p.node}, {"port", p.port}});
-  nlohmann::json j = {{"kind", f.kind},
-                      {"severity", to_string(f.severity)},
-                      {"message", f.message},
-                      {"ports", ports}};
+  nlohmann::json j = {{"kind", f.kind}, {"severity", to_string(f.severity)}, {"message", f.message}, {"ports", ports}};
   if (!f.details.empty()) j["details"] = f.details;
   return j;
 }
@@ -68,8 +65,7 @@ nlohmann::json findings_to_json(std::vector<Finding> findings) {
   return {{"findings", arr}};
 }
 
-void print_summary(std::ostream& os, const std::string& title, std::vector<Finding> findings,
-                   size_t max_per_kind) {
+void print_summary(std::ostream& os, const std::string& title, std::vector<Finding> findings, size_t max_per_kind) {
   sort_worst_first(findings);
   if (findings.empty()) {
     os << title << ": OK, no findings\n";
@@ -81,10 +77,8 @@ void print_summary(std::ostream& os, const std::string& title, std::vector<Findi
   for (const auto& f : findings) {
     if (count[f.kind]++ == 0) order.push_back(f.kind);
   }
-  os << title << ": " << findings.size() << " finding" << (findings.size() == 1 ? "" : "s")
-     << " (";
-  for (size_t i = 0; i < order.size(); ++i)
-    os << (i ? ", " : "") << count[order[i]] << " " << order[i];
+  os << title << ": " << findings.size() << " finding" << (findings.size() == 1 ? "" : "s") << " (";
+  for (size_t i = 0; i < order.size(); ++i) os << (i ? ", " : "") << count[order[i]] << " " << order[i];
   os << ")\n";
   for (const auto& kind : order) {
     os << "\n" << kind << ":\n";

@@ -37,8 +37,7 @@ void sort_worst_first(std::vector<Finding>& findings);
 
 // Terse human summary: counts per kind, then the details grouped by kind, worst first.
 // Prints at most max_per_kind details per kind (0 = all), then "... and N more".
-void print_summary(std::ostream& os, const std::string& title, std::vector<Finding> findings,
-                   size_t max_per_kind = 20);
+void print_summary(std::ostream& os, const std::string& title, std::vector<Finding> findings, size_t max_per_kind = 20);
 
 // 0 when there is no finding of Warning or worse, 1 otherwise.
 int exit_code_for(const std::vector<Finding>& findings);

@@ -20,8 +20,7 @@ std::size_t parse_size(const std::string& text) {
                                   : unit == "G" || unit == "GiB" ? 1ull << 30
                                                                  : 0;
   // stoull accepts a leading '-' (it wraps) and spaces: only digits may start a size.
-  if (used == 0 || mult == 0 || v == 0 || !std::isdigit(static_cast<unsigned char>(text[0])) ||
-      v > ~0ull / mult)
+  if (used == 0 || mult == 0 || v == 0 || !std::isdigit(static_cast<unsigned char>(text[0])) || v > ~0ull / mult)
     throw std::invalid_argument("\"" + text + "\" is not a size (e.g. 65536, 1M, 8MiB)");
   return static_cast<std::size_t>(v * mult);
 }

@@ -31,8 +31,8 @@ std::vector<Finding> saturated_findings(const Snapshot& now) {
     Finding f;
     f.kind = "saturated";
     f.severity = Severity::Warning;
-    f.message = fmt::format("{}: {} pinned at maximum (stopped counting; clear with --clear)",
-                            port_label(p), fmt::join(names, ", "));
+    f.message = fmt::format("{}: {} pinned at maximum (stopped counting; clear with --clear)", port_label(p),
+                            fmt::join(names, ", "));
     f.ports = {p.ref()};
     f.details = {{"counters", details}, {"lid", p.lid}};
     out.push_back(std::move(f));
@@ -74,10 +74,8 @@ std::vector<Finding> check_snapshot(const Snapshot& now, const Thresholds& thres
     for (size_t i = 0; i < kErrorCounterCount; ++i) {
       Counter c = counter_at(i);
       if (!p.counters.has(c) || !thresholds.exceeded(c, p.counters.get(c))) continue;
-      parts.push_back(
-          fmt::format("{} {} > {}", counter_name(c), p.counters.get(c), thresholds.get(c)));
-      counters[counter_name(c)] = {{"value", p.counters.get(c)},
-                                   {"threshold", thresholds.get(c)}};
+      parts.push_back(fmt::format("{} {} > {}", counter_name(c), p.counters.get(c), thresholds.get(c)));
+      counters[counter_name(c)] = {{"value", p.counters.get(c)}, {"threshold", thresholds.get(c)}};
     }
     if (parts.empty()) continue;
     Finding f;
@@ -103,12 +101,9 @@ std::vector<Finding> check_deltas(const Snapshot& now, const std::vector<PortDel
       Counter c = counter_at(i);
       if (!d.delta.has(c) || !thresholds.exceeded(c, d.delta.get(c))) continue;
       auto per_tb = d.per_terabyte(c);
-      parts.push_back(fmt::format("{} +{} > {} ({:.1f}/h{})", counter_name(c), d.delta.get(c),
-                                  thresholds.get(c), d.per_hour(c),
-                                  per_tb ? fmt::format(", {:.3g}/TB", *per_tb) : ""));
-      nlohmann::json e = {{"rise", d.delta.get(c)},
-                          {"threshold", thresholds.get(c)},
-                          {"per_hour", d.per_hour(c)}};
+      parts.push_back(fmt::format("{} +{} > {} ({:.1f}/h{})", counter_name(c), d.delta.get(c), thresholds.get(c),
+                                  d.per_hour(c), per_tb ? fmt::format(", {:.3g}/TB", *per_tb) : ""));
+      nlohmann::json e = {{"rise", d.delta.get(c)}, {"threshold", thresholds.get(c)}, {"per_hour", d.per_hour(c)}};
       if (per_tb) e["per_terabyte"] = *per_tb;
       counters[counter_name(c)] = e;
     }
@@ -119,8 +114,7 @@ std::vector<Finding> check_deltas(const Snapshot& now, const std::vector<PortDel
     f.message = fmt::format("{}: {} since baseline{}", port_label(p), fmt::join(parts, ", "),
                             d.reset ? " (counters were cleared in between)" : "");
     f.ports = link_ports(p);
-    f.details = {{"counters", counters}, {"lid", p.lid}, {"hours", d.hours},
-                 {"cleared_in_between", d.reset}};
+    f.details = {{"counters", counters}, {"lid", p.lid}, {"hours", d.hours}, {"cleared_in_between", d.reset}};
     if (d.data_octets) f.details["data_octets"] = *d.data_octets;
     out.push_back(std::move(f));
   }

@@ -5,9 +5,7 @@
 
 namespace ibburn::counters {
 
-double PortDelta::per_hour(Counter c) const {
-  return hours > 0 ? static_cast<double>(delta.get(c)) / hours : 0;
-}
+double PortDelta::per_hour(Counter c) const { return hours > 0 ? static_cast<double>(delta.get(c)) / hours : 0; }
 
 std::optional<double> PortDelta::per_terabyte(Counter c) const {
   if (!data_octets || *data_octets <= 0) return std::nullopt;

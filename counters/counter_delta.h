@@ -10,10 +10,10 @@
 namespace ibburn::counters {
 
 struct PortDelta {
-  const PortSample* now = nullptr;  // points into the newer snapshot
-  CounterValues delta;              // rise of every counter read in both snapshots
-  bool reset = false;               // some counter went down: cleared in between
-  double hours = 0;                 // time between the two sweeps
+  const PortSample* now = nullptr;    // points into the newer snapshot
+  CounterValues delta;                // rise of every counter read in both snapshots
+  bool reset = false;                 // some counter went down: cleared in between
+  double hours = 0;                   // time between the two sweeps
   std::optional<double> data_octets;  // octets moved (xmit + rcv) in between
 
   // Rise per hour; 0 when no time passed.

@@ -21,16 +21,15 @@ topo::Fabric load_fabric(const CountersRunOptions& o) {
   return source.load();
 }
 
-void write_json(const std::string& path, const Snapshot& snap,
-                const std::vector<Finding>& findings, size_t sweeps) {
+void write_json(const std::string& path, const Snapshot& snap, const std::vector<Finding>& findings, size_t sweeps) {
   nlohmann::json j = to_json(snap);
   j["findings"] = findings_to_json(findings)["findings"];
   if (sweeps) j["sweeps"] = sweeps;
   write_file_atomic(path, j.dump() + "\n");
 }
 
-int finish(const CountersRunOptions& o, const Snapshot& snap, const std::vector<Finding>& findings,
-           size_t sweeps, std::ostream& summary_out) {
+int finish(const CountersRunOptions& o, const Snapshot& snap, const std::vector<Finding>& findings, size_t sweeps,
+           std::ostream& summary_out) {
   // Files first: a failing terminal must not lose the results.
   if (!o.save.empty()) write_file_atomic(o.save, to_json(snap).dump() + "\n");
   if (!o.json_out.empty()) write_json(o.json_out, snap, findings, sweeps);
@@ -45,8 +44,7 @@ int finish(const CountersRunOptions& o, const Snapshot& snap, const std::vector<
 
 int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& err) {
   // Inputs are checked before the fabric is touched, so typos fail fast with exit 2.
-  Thresholds thresholds =
-      o.thresholds_file.empty() ? Thresholds::defaults() : Thresholds::load(o.thresholds_file);
+  Thresholds thresholds = o.thresholds_file.empty() ? Thresholds::defaults() : Thresholds::load(o.thresholds_file);
   std::optional<Snapshot> baseline;
   if (!o.baseline.empty()) {
     // Watch mode judges the rise over its own window; a baseline belongs to single sweeps.
@@ -61,8 +59,8 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
   sweep_options.port_state = sweep_options.port_state || o.watch;
   // Findings alone come from the error sweep; snapshots, deltas, clearing and watch need
   // every port's counters.
-  const bool findings_only = !o.watch && !o.full_sweep && o.json_out.empty() &&
-                             o.save.empty() && o.baseline.empty() && !o.sweep.clear;
+  const bool findings_only =
+      !o.watch && !o.full_sweep && o.json_out.empty() && o.save.empty() && o.baseline.empty() && !o.sweep.clear;
   if (findings_only) sweep_options.errors_only = thresholds;
   Sweeper sweeper(fabric, sweep_options);
 
@@ -70,14 +68,10 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
     const auto start = std::chrono::steady_clock::now();
     Snapshot snap = sweeper.sweep();
     err << (findings_only ? "error sweep of " : "swept ") << snap.ports.size() << " ports in "
-        << std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now() - start)
-               .count()
-        << " ms (" << sweeper.mad_stats().sent << " MADs, " << sweeper.mad_stats().timeouts
-        << " timed out)\n";
+        << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()
+        << " ms (" << sweeper.mad_stats().sent << " MADs, " << sweeper.mad_stats().timeouts << " timed out)\n";
     std::vector<Finding> findings =
-        baseline ? check_deltas(snap, compute_deltas(*baseline, snap), thresholds)
-                 : check_snapshot(snap, thresholds);
+        baseline ? check_deltas(snap, compute_deltas(*baseline, snap), thresholds) : check_snapshot(snap, thresholds);
     return finish(o, snap, findings, 0, out);
   }
 

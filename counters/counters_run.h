@@ -15,17 +15,17 @@ struct CountersRunOptions {
   // Files or live discovery; MADs go out through its -C/-P, discovery uses the sweep's
   // per-MAD timeout and retries.
   topo::FabricSource fabric;
-  std::string thresholds_file; // empty: infiniband-diags' suggested thresholds
-  std::string json_out;        // {"time_ms", "ports": [...], "findings": [...]}
-  std::string baseline;        // snapshot (or --json output) of an earlier sweep
-  std::string save;            // write this sweep's snapshot here
+  std::string thresholds_file;  // empty: infiniband-diags' suggested thresholds
+  std::string json_out;         // {"time_ms", "ports": [...], "findings": [...]}
+  std::string baseline;         // snapshot (or --json output) of an earlier sweep
+  std::string save;             // write this sweep's snapshot here
   SweepOptions sweep;
   // Read every port even when only findings are needed (the error sweep's drill-down off).
   bool full_sweep = false;
   // watch mode
   bool watch = false;
   WatchOptions watch_options;
-  std::string events_file;     // empty: JSON lines on `out`
+  std::string events_file;  // empty: JSON lines on `out`
 };
 
 int run_counters(const CountersRunOptions& options, std::ostream& out, std::ostream& err);

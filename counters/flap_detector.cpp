@@ -7,9 +7,7 @@
 namespace ibburn::counters {
 namespace {
 
-bool is_initializing(topo::PortState s) {
-  return s == topo::PortState::Init || s == topo::PortState::Armed;
-}
+bool is_initializing(topo::PortState s) { return s == topo::PortState::Init || s == topo::PortState::Armed; }
 
 // Not Active: a known non-Active state, or a PMA that stopped answering.
 bool seen_not_active(const PortSample& p) {
@@ -21,9 +19,8 @@ bool seen_not_active(const PortSample& p) {
 std::vector<PortRef> link_of(const PortSample& p) {
   std::vector<PortRef> ends{p.ref()};
   if (p.peer) ends.push_back(*p.peer);
-  std::sort(ends.begin(), ends.end(), [](const PortRef& a, const PortRef& b) {
-    return a.node != b.node ? a.node < b.node : a.port < b.port;
-  });
+  std::sort(ends.begin(), ends.end(),
+            [](const PortRef& a, const PortRef& b) { return a.node != b.node ? a.node < b.node : a.port < b.port; });
   return ends;
 }
 
@@ -44,8 +41,7 @@ std::string link_label(const std::vector<PortRef>& ends) {
 nlohmann::json to_json(const WatchEvent& e) {
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : e.ports) ports.push_back({{"node", p.node}, {"port", p.port}});
-  nlohmann::json j = {
-      {"time_ms", e.time_ms}, {"sweep", e.sweep}, {"event", e.event}, {"ports", ports}};
+  nlohmann::json j = {{"time_ms", e.time_ms}, {"sweep", e.sweep}, {"event", e.event}, {"ports", ports}};
   if (!e.details.empty()) j["details"] = e.details;
   return j;
 }
@@ -54,8 +50,7 @@ bool FlapDetector::flapping(const PortHistory& h) const {
   return h.bounces >= rules_.min_bounces || h.max_initializing >= rules_.ufm_min;
 }
 
-void FlapDetector::record(PortHistory& h, const PortSample& now, int64_t time_ms,
-                          std::vector<WatchEvent>& events) {
+void FlapDetector::record(PortHistory& h, const PortSample& now, int64_t time_ms, std::vector<WatchEvent>& events) {
   const PortSample& before = h.last;
   auto event = [&](const std::string& name, nlohmann::json details) {
     events.push_back({time_ms, sweeps_, name, {now.ref()}, std::move(details)});
@@ -63,8 +58,7 @@ void FlapDetector::record(PortHistory& h, const PortSample& now, int64_t time_ms
   if (before.reachable != now.reachable)
     event(now.reachable ? "reachable" : "unreachable",
           now.reachable ? nlohmann::json::object() : nlohmann::json{{"error", now.error}});
-  if (now.state != topo::PortState::Unknown && before.state != topo::PortState::Unknown &&
-      now.state != before.state)
+  if (now.state != topo::PortState::Unknown && before.state != topo::PortState::Unknown && now.state != before.state)
     event("state", {{"from", topo::to_string(before.state)},
                     {"to", topo::to_string(now.state)},
                     {"phys_state", topo::to_string(now.phys)}});
@@ -75,8 +69,7 @@ void FlapDetector::record(PortHistory& h, const PortSample& now, int64_t time_ms
     for (size_t i = 0; i < kErrorCounterCount; ++i) {
       Counter c = counter_at(i);
       // PortXmitWait climbs with any congestion; it is judged by threshold at the end.
-      if (c == Counter::PortXmitWait || !before.counters.has(c) || !now.counters.has(c))
-        continue;
+      if (c == Counter::PortXmitWait || !before.counters.has(c) || !now.counters.has(c)) continue;
       uint64_t a = before.counters.get(c), b = now.counters.get(c);
       if (b <= a) continue;
       if (c == Counter::LinkDownedCounter) {
@@ -106,8 +99,8 @@ void FlapDetector::record(PortHistory& h, const PortSample& now, int64_t time_ms
 
   h.initializing.push_back(is_initializing(now.state));
   if (h.initializing.size() > rules_.ufm_window) h.initializing.pop_front();
-  h.max_initializing = std::max<size_t>(
-      h.max_initializing, std::count(h.initializing.begin(), h.initializing.end(), true));
+  h.max_initializing =
+      std::max<size_t>(h.max_initializing, std::count(h.initializing.begin(), h.initializing.end(), true));
   h.last = now;
 }
 
@@ -132,9 +125,11 @@ std::vector<WatchEvent> FlapDetector::observe(const Snapshot& sweep) {
     if (was_flapping || !flapping(it->second)) continue;
     auto ends = link_of(p);
     if (announced_.insert(link_key(ends)).second)
-      events.push_back({sweep.time_ms, sweeps_, "flapping", ends,
-                        {{"bounces", it->second.bounces},
-                         {"initializing_sweeps", it->second.max_initializing}}});
+      events.push_back({sweep.time_ms,
+                        sweeps_,
+                        "flapping",
+                        ends,
+                        {{"bounces", it->second.bounces}, {"initializing_sweeps", it->second.max_initializing}}});
   }
   return events;
 }
@@ -166,12 +161,10 @@ std::vector<Finding> FlapDetector::findings() const {
       bounces = std::max(bounces, p["bounces"].get<int>());
       init = std::max(init, p["max_initializing_of_last"].get<size_t>());
     }
-    f.message = fmt::format("{}: link went down and came back {} time{} over {} sweeps{}",
-                            link_label(f.ports), bounces, bounces == 1 ? "" : "s", sweeps_,
-                            init >= rules_.ufm_min
-                                ? fmt::format(" (initializing in {} of {} sweeps)", init,
-                                              rules_.ufm_window)
-                                : "");
+    f.message = fmt::format(
+        "{}: link went down and came back {} time{} over {} sweeps{}", link_label(f.ports), bounces,
+        bounces == 1 ? "" : "s", sweeps_,
+        init >= rules_.ufm_min ? fmt::format(" (initializing in {} of {} sweeps)", init, rules_.ufm_window) : "");
     out.push_back(std::move(f));
   }
   return out;

@@ -48,8 +48,8 @@ class FlapDetector {
  private:
   struct PortHistory {
     PortSample last;
-    bool in_down = false;          // seen not Active since it was last Active
-    bool down_counted = false;     // ...and that down was already counted by LinkDowned
+    bool in_down = false;       // seen not Active since it was last Active
+    bool down_counted = false;  // ...and that down was already counted by LinkDowned
     int bounces = 0;
     std::deque<bool> initializing;  // last ufm_window sweeps: seen Init/Armed
     size_t max_initializing = 0;
@@ -57,8 +57,7 @@ class FlapDetector {
   };
   using Key = std::pair<uint64_t, int>;  // node GUID, port
   bool flapping(const PortHistory& h) const;
-  void record(PortHistory& h, const PortSample& now, int64_t time_ms,
-              std::vector<WatchEvent>& events);
+  void record(PortHistory& h, const PortSample& now, int64_t time_ms, std::vector<WatchEvent>& events);
 
   FlapRules rules_;
   size_t sweeps_ = 0;

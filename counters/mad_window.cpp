@@ -19,14 +19,15 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMadSize = 256;
 constexpr uint32_t kQp1Qkey = 0x80010000;
 
-void put16(uint8_t* p, uint16_t v) { p[0] = v >> 8; p[1] = v & 0xFF; }
+void put16(uint8_t* p, uint16_t v) {
+  p[0] = v >> 8;
+  p[1] = v & 0xFF;
+}
 void put32(uint8_t* p, uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (24 - 8 * i));
 }
 uint16_t get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-uint32_t get32(const uint8_t* p) {
-  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
-}
+uint32_t get32(const uint8_t* p) { return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3]; }
 
 // MAD common header (IBA 13.4.2); the TID's low 32 bits are ours (the kernel owns the top).
 void encode_header(uint8_t* mad, const MadRequest& r, uint32_t tid) {
@@ -47,10 +48,8 @@ MadWindow::MadWindow(MadOptions options) : options_(std::move(options)) {
   if (umad_init() < 0) throw EnvironmentError("cannot initialise libibumad");
   port_id_ = umad_open_port(options_.ca.empty() ? nullptr : options_.ca.c_str(), options_.port);
   if (port_id_ < 0)
-    throw EnvironmentError("cannot open umad port " +
-                           (options_.ca.empty() ? std::string("(first HCA)") : options_.ca) +
-                           ":" + std::to_string(options_.port) + ": " +
-                           std::strerror(-port_id_));
+    throw EnvironmentError("cannot open umad port " + (options_.ca.empty() ? std::string("(first HCA)") : options_.ca) +
+                           ":" + std::to_string(options_.port) + ": " + std::strerror(-port_id_));
   agent_smi_ = umad_register(port_id_, kClassSmiLid, 1, 0, nullptr);
   agent_perf_ = umad_register(port_id_, kClassPerfMgt, 1, 0, nullptr);
   if (agent_smi_ < 0 || agent_perf_ < 0) {
@@ -104,8 +103,7 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
       encode_header(static_cast<uint8_t*>(umad_get_mad(umad)), r, tid);
       ++results[index].attempts;
       ++stats_.sent;
-      if (umad_send(port_id_, smp ? agent_smi_ : agent_perf_, umad, kMadSize, timeout_ms, 0) <
-          0) {
+      if (umad_send(port_id_, smp ? agent_smi_ : agent_perf_, umad, kMadSize, timeout_ms, 0) < 0) {
         fail_or_retry(index, std::string("send failed: ") + std::strerror(errno));
         continue;
       }
@@ -116,8 +114,7 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
     auto now = Clock::now();
     auto earliest = now + options_.timeout;
     for (const auto& [tid, f] : in_flight) earliest = std::min(earliest, f.deadline);
-    int wait_ms = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(earliest - now).count());
+    int wait_ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(earliest - now).count());
     pollfd pfd{fd, POLLIN, 0};
     int ready = poll(&pfd, 1, std::max(0, wait_ms) + 1);
     if (ready < 0 && errno != EINTR) throw EnvironmentError("poll on umad port failed");
@@ -149,8 +146,8 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
       }
       size_t index = it->second.index;
       it = in_flight.erase(it);
-      fail_or_retry(index, "timeout after " + std::to_string(results[index].attempts) +
-                               " tries of " + std::to_string(timeout_ms) + " ms");
+      fail_or_retry(index, "timeout after " + std::to_string(results[index].attempts) + " tries of " +
+                               std::to_string(timeout_ms) + " ms");
     }
   }
   return results;

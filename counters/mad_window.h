@@ -34,14 +34,14 @@ struct MadResult {
   bool answered = false;
   uint16_t status = 0;  // MAD status of the response (0 = success)
   int attempts = 0;
-  std::string error;    // why not answered
+  std::string error;  // why not answered
   std::array<uint8_t, kMadDataSize> data{};
   bool ok() const { return answered && (status & 0x7FFF) == 0; }
 };
 
 struct MadOptions {
-  std::string ca;       // empty: the first HCA
-  int port = 0;         // 0: the first active port
+  std::string ca;  // empty: the first HCA
+  int port = 0;    // 0: the first active port
   std::chrono::milliseconds timeout{200};
   int retries = 3;      // extra tries after the first
   size_t window = 128;  // MADs in flight at once
@@ -60,8 +60,8 @@ class MadWindow {
   std::vector<MadResult> run(const std::vector<MadRequest>& requests);
 
   struct Stats {
-    size_t sent = 0;       // MADs sent, retries included
-    size_t timeouts = 0;   // attempts that timed out (and were retried or given up)
+    size_t sent = 0;      // MADs sent, retries included
+    size_t timeouts = 0;  // attempts that timed out (and were retried or given up)
   };
   const Stats& stats() const { return stats_; }
 

@@ -9,8 +9,7 @@
 
 namespace ibburn::counters {
 
-std::vector<PerfqueryBlock> parse_perfquery_text(const std::string& text,
-                                                 const std::string& origin) {
+std::vector<PerfqueryBlock> parse_perfquery_text(const std::string& text, const std::string& origin) {
   static const std::regex header(R"(^# (.+?):\s*Lid (\d+) port (\d+)\b.*$)");
   static const std::regex field(R"(^(\w+):\.*\s*(\S+)\s*$)");
   std::vector<PerfqueryBlock> blocks;
@@ -33,15 +32,13 @@ std::vector<PerfqueryBlock> parse_perfquery_text(const std::string& text,
     }
     if (!std::regex_match(line, m, field))
       throw InputError(origin, line_no, "not a perfquery header or field: '" + line + "'");
-    if (blocks.empty())
-      throw InputError(origin, line_no, "field before any '# ... Lid L port P' header");
+    if (blocks.empty()) throw InputError(origin, line_no, "field before any '# ... Lid L port P' header");
     errno = 0;
     char* end = nullptr;
     std::string value = m[2];
     unsigned long long v = std::strtoull(value.c_str(), &end, 0);
     if (errno != 0 || *end != '\0')
-      throw InputError(origin, line_no, "value of " + std::string(m[1]) +
-                                            " is not a number: '" + value + "'");
+      throw InputError(origin, line_no, "value of " + std::string(m[1]) + " is not a number: '" + value + "'");
     blocks.back().fields.emplace_back(m[1], v);
   }
   return blocks;

@@ -72,8 +72,7 @@ bool CounterValues::saturated(Counter c) const {
 std::optional<double> CounterValues::data_octets() const {
   if (!has(Counter::PortXmitData) || !has(Counter::PortRcvData)) return std::nullopt;
   // Both data counters count 4-octet words (IBA PortCounters/PortCountersExtended).
-  return 4.0 * (static_cast<double>(get(Counter::PortXmitData)) +
-                static_cast<double>(get(Counter::PortRcvData)));
+  return 4.0 * (static_cast<double>(get(Counter::PortXmitData)) + static_cast<double>(get(Counter::PortRcvData)));
 }
 
 nlohmann::json to_json(const PortSample& p) {
@@ -113,25 +112,22 @@ Snapshot snapshot_from_json(const nlohmann::json& j, const std::string& origin) 
       p.node = jp.at("node").get<std::string>();
       p.node_guid = std::stoull(jp.value("node_guid", "0"), nullptr, 0);
       p.port_guid = std::stoull(jp.value("port_guid", "0"), nullptr, 0);
-      p.node_type = enum_from_string<topo::NodeType, 4>(jp.value("type", ""),
-                                                         topo::NodeType::Unknown);
+      p.node_type = enum_from_string<topo::NodeType, 4>(jp.value("type", ""), topo::NodeType::Unknown);
       p.lid = jp.value("lid", 0);
       p.port = jp.at("port").get<int>();
       if (jp.contains("peer"))
-        p.peer = PortRef{jp["peer"].at("node").get<std::string>(),
-                         jp["peer"].at("port").get<int>()};
+        p.peer = PortRef{jp["peer"].at("node").get<std::string>(), jp["peer"].at("port").get<int>()};
       p.reachable = jp.value("reachable", false);
       p.error = jp.value("error", "");
-      p.state = enum_from_string<topo::PortState, 5>(jp.value("state", ""),
-                                                      topo::PortState::Unknown);
-      p.phys = enum_from_string<topo::PhysState, 8>(jp.value("phys_state", ""),
-                                                     topo::PhysState::Unknown);
+      p.state = enum_from_string<topo::PortState, 5>(jp.value("state", ""), topo::PortState::Unknown);
+      p.phys = enum_from_string<topo::PhysState, 8>(jp.value("phys_state", ""), topo::PhysState::Unknown);
       const bool extended = jp.value("extended", false);
       const nlohmann::json values = jp.value("counters", nlohmann::json::object());
       for (const auto& [name, v] : values.items()) {
         auto c = counter_from_name(name);
-        if (!c) throw InputError(origin, 0, "port " + p.node + "[" + std::to_string(p.port) +
-                                                "]: unknown counter '" + name + "'");
+        if (!c)
+          throw InputError(origin, 0,
+                           "port " + p.node + "[" + std::to_string(p.port) + "]: unknown counter '" + name + "'");
         int width = port_counters_bits(*c);
         if (width == 0 || (extended && *c >= Counter::PortXmitData)) width = 64;
         p.counters.set(*c, v.get<uint64_t>(), width);

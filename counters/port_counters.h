@@ -74,15 +74,15 @@ struct CounterValues {
 
 // One port of one sweep.
 struct PortSample {
-  std::string node;       // display name (node-name-map name, else node description)
+  std::string node;  // display name (node-name-map name, else node description)
   uint64_t node_guid = 0;
   uint64_t port_guid = 0;
   topo::NodeType node_type = topo::NodeType::Unknown;
-  uint16_t lid = 0;       // the LID the MADs went to (a switch's LID for its ports)
+  uint16_t lid = 0;  // the LID the MADs went to (a switch's LID for its ports)
   int port = 0;
-  std::optional<PortRef> peer;  // the linked port, from the fabric model
-  bool reachable = false;       // PortCounters answered
-  std::string error;            // why not, when unreachable
+  std::optional<PortRef> peer;                       // the linked port, from the fabric model
+  bool reachable = false;                            // PortCounters answered
+  std::string error;                                 // why not, when unreachable
   topo::PortState state = topo::PortState::Unknown;  // from PortInfo (watch mode)
   topo::PhysState phys = topo::PhysState::Unknown;
   CounterValues counters;

@@ -15,8 +15,7 @@ uint16_t node_lid(const topo::Node& n) {
 }
 
 int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -41,8 +40,8 @@ void apply_port_counters(PortSample& p, const MadResult& r) {
     p.reachable = true;
     decode_port_counters(r.data.data(), p.counters);
   } else {
-    p.error = r.answered ? "PortCounters answered with MAD status " + std::to_string(r.status)
-                         : "PortCounters: " + r.error;
+    p.error =
+        r.answered ? "PortCounters answered with MAD status " + std::to_string(r.status) : "PortCounters: " + r.error;
   }
 }
 
@@ -190,8 +189,7 @@ Snapshot Sweeper::sweep_errors_only(const Thresholds& thresholds) {
       for (size_t i : ports) snap.ports[i].reachable = true;  // answered through the totals
     }
   }
-  for (size_t k = 0; k < ca_ports.size(); ++k)
-    apply_port_counters(snap.ports[ca_ports[k]], results[k]);
+  for (size_t k = 0; k < ca_ports.size(); ++k) apply_port_counters(snap.ports[ca_ports[k]], results[k]);
   reqs.clear();
   for (size_t i : drill) reqs.push_back(port_counters_get(snap.ports[i], snap.ports[i].port));
   results = window_.run(reqs);
@@ -200,8 +198,7 @@ Snapshot Sweeper::sweep_errors_only(const Thresholds& thresholds) {
   // Data counters are not judged here: 32-bit ones pin within minutes of traffic, and the
   // full sweep reads them as 64-bit PortCountersExtended instead.
   for (auto& p : snap.ports)
-    for (size_t i = static_cast<size_t>(Counter::PortXmitData); i < kCounterCount; ++i)
-      p.counters.bits[i] = 0;
+    for (size_t i = static_cast<size_t>(Counter::PortXmitData); i < kCounterCount; ++i) p.counters.bits[i] = 0;
   return snap;
 }
 

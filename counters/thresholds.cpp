@@ -13,8 +13,7 @@ namespace {
 
 std::string known_names() {
   std::string out;
-  for (size_t i = 0; i < kErrorCounterCount; ++i)
-    out += (i ? ", " : "") + std::string(counter_name(counter_at(i)));
+  for (size_t i = 0; i < kErrorCounterCount; ++i) out += (i ? ", " : "") + std::string(counter_name(counter_at(i)));
   return out;
 }
 
@@ -48,25 +47,19 @@ Thresholds Thresholds::parse(const std::string& text, const std::string& origin)
     std::string line(trim(raw));
     if (line.empty() || line[0] == '#') continue;
     size_t eq = line.find('=');
-    if (eq == std::string::npos)
-      throw InputError(origin, line_no, "expected Name=value, got '" + line + "'");
+    if (eq == std::string::npos) throw InputError(origin, line_no, "expected Name=value, got '" + line + "'");
     std::string name(trim(line.substr(0, eq)));
     std::string value(trim(line.substr(eq + 1)));
     auto c = counter_from_name(name);
     if (!c || !is_error_counter(*c))
-      throw InputError(origin, line_no,
-                       "unknown counter '" + name + "' (known: " + known_names() + ")");
+      throw InputError(origin, line_no, "unknown counter '" + name + "' (known: " + known_names() + ")");
     // Same number syntax as ibqueryerrors (strtoul base 0: decimal, 0x hex, 0 octal), but
     // the whole value must be a non-negative number.
     errno = 0;
     char* end = nullptr;
-    unsigned long long v = value.empty() || value[0] == '-'
-                               ? 0
-                               : std::strtoull(value.c_str(), &end, 0);
+    unsigned long long v = value.empty() || value[0] == '-' ? 0 : std::strtoull(value.c_str(), &end, 0);
     if (value.empty() || value[0] == '-' || errno != 0 || !end || *end != '\0')
-      throw InputError(origin, line_no,
-                       "threshold for " + name + " is not a non-negative number: '" + value +
-                           "'");
+      throw InputError(origin, line_no, "threshold for " + name + " is not a non-negative number: '" + value + "'");
     t.set(*c, v);
   }
   return t;

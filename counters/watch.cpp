@@ -9,8 +9,7 @@
 
 namespace ibburn::counters {
 
-std::vector<Finding> watch_findings(const Snapshot& first, const Snapshot& last,
-                                    const FlapDetector& detector,
+std::vector<Finding> watch_findings(const Snapshot& first, const Snapshot& last, const FlapDetector& detector,
                                     const Thresholds& thresholds) {
   std::vector<Finding> out = detector.findings();
   auto rest = check_deltas(last, compute_deltas(first, last), thresholds);
@@ -34,8 +33,7 @@ WatchResult watch(Sweeper& sweeper, const WatchOptions& options, const Threshold
     if (next >= end) break;
     // Sleep in short steps so Ctrl-C is honoured promptly.
     while (!interrupted() && Clock::now() < next)
-      std::this_thread::sleep_for(std::min<Clock::duration>(
-          next - Clock::now(), std::chrono::milliseconds(50)));
+      std::this_thread::sleep_for(std::min<Clock::duration>(next - Clock::now(), std::chrono::milliseconds(50)));
   }
   result.interrupted = interrupted();
   result.findings = watch_findings(result.first, result.last, detector, thresholds);

@@ -28,8 +28,7 @@ struct WatchResult {
 };
 
 // Verdicts over a finished (or interrupted) watch.
-std::vector<Finding> watch_findings(const Snapshot& first, const Snapshot& last,
-                                    const FlapDetector& detector,
+std::vector<Finding> watch_findings(const Snapshot& first, const Snapshot& last, const FlapDetector& detector,
                                     const Thresholds& thresholds);
 
 // Sweeps every `interval` until `duration` has passed or an interrupt arrives (then the

@@ -20,17 +20,14 @@ void check(cudaError_t rc, const std::string& what) {
 }
 
 __global__ void fill_kernel(uint64_t* words, size_t n, uint32_t flow, uint64_t seq) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
     words[i] = pattern_word(flow, seq, i);
   }
 }
 
-__global__ void mismatch_kernel(const uint64_t* words, size_t n, uint32_t flow, uint64_t seq,
-                                unsigned long long* bad) {
+__global__ void mismatch_kernel(const uint64_t* words, size_t n, uint32_t flow, uint64_t seq, unsigned long long* bad) {
   unsigned long long local = 0;
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
     local += words[i] != pattern_word(flow, seq, i) ? 1 : 0;
   }
   if (local != 0) atomicAdd(bad, local);
@@ -96,14 +93,12 @@ void DeviceBuffer::fill_pattern(size_t offset, size_t bytes, uint32_t flow, uint
   check(cudaDeviceSynchronize(), "pattern fill kernel");
 }
 
-uint64_t DeviceBuffer::count_mismatches(size_t offset, size_t bytes, uint32_t flow,
-                                        uint64_t seq) const {
+uint64_t DeviceBuffer::count_mismatches(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) const {
   use(gpu_);
   auto* bad = static_cast<unsigned long long*>(mismatch_counter_);
   check(cudaMemset(bad, 0, sizeof *bad), "cudaMemset");
   const size_t n = bytes / 8;
-  mismatch_kernel<<<blocks_for(n), kThreads>>>(static_cast<const uint64_t*>(data_) + offset / 8, n,
-                                               flow, seq, bad);
+  mismatch_kernel<<<blocks_for(n), kThreads>>>(static_cast<const uint64_t*>(data_) + offset / 8, n, flow, seq, bad);
   check(cudaGetLastError(), "pattern verify kernel launch");
   unsigned long long result = 0;
   check(cudaMemcpy(&result, bad, sizeof result, cudaMemcpyDeviceToHost), "pattern verify kernel");
@@ -112,14 +107,12 @@ uint64_t DeviceBuffer::count_mismatches(size_t offset, size_t bytes, uint32_t fl
 
 void DeviceBuffer::copy_to_host(void* dst, size_t offset, size_t bytes) const {
   use(gpu_);
-  check(cudaMemcpy(dst, static_cast<const char*>(data_) + offset, bytes, cudaMemcpyDeviceToHost),
-        "cudaMemcpy to host");
+  check(cudaMemcpy(dst, static_cast<const char*>(data_) + offset, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
 }
 
 void DeviceBuffer::copy_from_host(size_t offset, const void* src, size_t bytes) {
   use(gpu_);
-  check(cudaMemcpy(static_cast<char*>(data_) + offset, src, bytes, cudaMemcpyHostToDevice),
-        "cudaMemcpy to device");
+  check(cudaMemcpy(static_cast<char*>(data_) + offset, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
 }
 
 int DeviceBuffer::export_dmabuf() const {
@@ -128,25 +121,24 @@ int DeviceBuffer::export_dmabuf() const {
   cudaDriverEntryPointQueryResult found{};
 #if CUDART_VERSION >= 12050
   // cuMemGetHandleForAddressRange appeared in CUDA 11.7: ask for that ABI.
-  check(cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &fn, 11070,
-                                         cudaEnableDefault, &found),
+  check(cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &fn, 11070, cudaEnableDefault, &found),
         "cudaGetDriverEntryPointByVersion(cuMemGetHandleForAddressRange)");
 #else
   check(cudaGetDriverEntryPoint("cuMemGetHandleForAddressRange", &fn, cudaEnableDefault, &found),
         "cudaGetDriverEntryPoint(cuMemGetHandleForAddressRange)");
 #endif
   if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
-    throw EnvironmentError("the CUDA driver has no cuMemGetHandleForAddressRange (driver older "
-                           "than CUDA 11.7): no dma-buf export");
+    throw EnvironmentError(
+        "the CUDA driver has no cuMemGetHandleForAddressRange (driver older "
+        "than CUDA 11.7): no dma-buf export");
   }
   use(gpu_);
   int fd = -1;
-  const CUresult rc = reinterpret_cast<GetHandle>(fn)(
-      &fd, reinterpret_cast<CUdeviceptr>(data_), allocated_, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+  const CUresult rc = reinterpret_cast<GetHandle>(fn)(&fd, reinterpret_cast<CUdeviceptr>(data_), allocated_,
+                                                      CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
   if (rc != CUDA_SUCCESS || fd < 0) {
     throw EnvironmentError("cuMemGetHandleForAddressRange(DMA_BUF_FD) failed with CUresult " +
-                           std::to_string(static_cast<int>(rc)) +
-                           " (kernel or driver without dma-buf support)");
+                           std::to_string(static_cast<int>(rc)) + " (kernel or driver without dma-buf support)");
   }
   return fd;
 }

@@ -26,7 +26,7 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   void* data() const { return data_; }
-  size_t size() const { return size_; }          // as requested
+  size_t size() const { return size_; }            // as requested
   size_t allocated() const { return allocated_; }  // rounded
   int gpu() const { return gpu_; }
 

@@ -6,8 +6,9 @@ namespace ibburn::cuda {
 namespace {
 
 [[noreturn]] void no_cuda() {
-  throw EnvironmentError("GPU memory requested, but ibburn was built without CUDA "
-                         "(rebuild on a machine with the CUDA toolkit / nvcc)");
+  throw EnvironmentError(
+      "GPU memory requested, but ibburn was built without CUDA "
+      "(rebuild on a machine with the CUDA toolkit / nvcc)");
 }
 
 }  // namespace

@@ -11,12 +11,9 @@
 
 namespace ibburn::cuda {
 
-const char* to_string(RegistrationPath p) {
-  return p == RegistrationPath::DmaBuf ? "dma-buf" : "peer memory";
-}
+const char* to_string(RegistrationPath p) { return p == RegistrationPath::DmaBuf ? "dma-buf" : "peer memory"; }
 
-GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd,
-                                    const GpuRegistrationRequest& r) {
+GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd, const GpuRegistrationRequest& r) {
   std::string dmabuf_why;
   if (rdma::probe_dmabuf(api, pd, "the HCA").state == rdma::DmaBuf::Unsupported) {
     dmabuf_why = "the RDMA stack does not support ibv_reg_dmabuf_mr (kernel < 5.12, old rdma-core or HCA driver)";
@@ -24,8 +21,7 @@ GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd,
     try {
       const int fd = r.export_dmabuf();
       errno = 0;
-      ibv_mr* mr = api.reg_dmabuf_mr(pd, 0, r.length, reinterpret_cast<uint64_t>(r.device_ptr), fd,
-                                     r.access);
+      ibv_mr* mr = api.reg_dmabuf_mr(pd, 0, r.length, reinterpret_cast<uint64_t>(r.device_ptr), fd, r.access);
       const int err = errno;
       ::close(fd);  // the MR holds its own reference to the dma-buf
       if (mr != nullptr) return {mr, RegistrationPath::DmaBuf, "dma-buf"};
@@ -45,10 +41,12 @@ GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd,
     if (mr != nullptr) return {mr, RegistrationPath::PeerMemory, "peer memory (" + peers.front().dir + "/version)"};
     peer_why = std::string("ibv_reg_mr on the device pointer failed: ") + std::strerror(errno);
   }
-  throw EnvironmentError("GPU memory cannot be registered with the HCA (GPUDirect RDMA unavailable). "
-                         "dma-buf: " + dmabuf_why + "; peer memory: " + peer_why +
-                         ". Load nvidia_peermem, or use a dma-buf capable kernel and driver; "
-                         "or run without --gpu");
+  throw EnvironmentError(
+      "GPU memory cannot be registered with the HCA (GPUDirect RDMA unavailable). "
+      "dma-buf: " +
+      dmabuf_why + "; peer memory: " + peer_why +
+      ". Load nvidia_peermem, or use a dma-buf capable kernel and driver; "
+      "or run without --gpu");
 }
 
 }  // namespace ibburn::cuda

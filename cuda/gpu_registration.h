@@ -26,11 +26,10 @@ struct GpuRegistrationRequest {
 struct GpuRegistration {
   ibv_mr* mr = nullptr;  // the caller owns it (wrap it in rdma::MemoryRegion)
   RegistrationPath path = RegistrationPath::DmaBuf;
-  std::string how;       // "dma-buf" / "peer memory (/sys/module/nvidia_peermem/version)"
+  std::string how;  // "dma-buf" / "peer memory (/sys/module/nvidia_peermem/version)"
 };
 
 // Throws EnvironmentError naming why each path failed when neither works.
-GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd,
-                                    const GpuRegistrationRequest& request);
+GpuRegistration register_gpu_memory(const rdma::VerbsApi& api, ibv_pd* pd, const GpuRegistrationRequest& request);
 
 }  // namespace ibburn::cuda

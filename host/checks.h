@@ -26,14 +26,12 @@ std::vector<Finding> check_acs(const HostInventory& inv, const std::vector<Pair>
 std::vector<Finding> check_peer_memory(const HostInventory& inv);
 // gpu_hca_distance (error: pair beyond e.max_distance), gpu_unpaired / hca_unpaired
 // (warning), no_hca (error: GPUs but no HCA).
-std::vector<Finding> check_pairing(const HostInventory& inv, const std::vector<Pair>& pairs,
-                                   const Expectations& e);
+std::vector<Finding> check_pairing(const HostInventory& inv, const std::vector<Pair>& pairs, const Expectations& e);
 // hca_firmware, hca_port_down, hca_rate, hca_link_layer; gpu_count / hca_count.
 std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e);
 std::vector<Finding> check_counts(const HostInventory& inv, const Expectations& e);
 
 // All of the above, plus nothing_to_check (info) when there is neither GPU nor HCA.
-std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>& pairs,
-                               const Expectations& e);
+std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>& pairs, const Expectations& e);
 
 }  // namespace ibburn::host

@@ -12,8 +12,7 @@ namespace {
 int parse_count(const std::string& v, const std::string& file, int line, const std::string& key) {
   char* end = nullptr;
   long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end || n < 0 || n > 4096)
-    throw InputError(file, line, key + " must be a count, got '" + v + "'");
+  if (v.empty() || *end || n < 0 || n > 4096) throw InputError(file, line, key + " must be a count, got '" + v + "'");
   return static_cast<int>(n);
 }
 }  // namespace
@@ -55,8 +54,7 @@ Expectations parse_expectations(const std::string& text, const std::string& file
       if (!d) throw InputError(file, line, "max_distance must be PIX, PXB, PHB, NODE or SYS, got '" + value + "'");
       e.max_distance = *d;
     } else {
-      throw InputError(file, line,
-                       "unknown key '" + key + "' (known: gpus, hcas, rate, fw, link_layer, max_distance)");
+      throw InputError(file, line, "unknown key '" + key + "' (known: gpus, hcas, rate, fw, link_layer, max_distance)");
     }
   }
   return e;

@@ -29,7 +29,8 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
   for (const auto& h : inv.hcas) {
     std::string node = inv.node_name(h.bdf);
     if (h.fw_ver != want_fw)
-      out.push_back(Finding{"hca_firmware", Severity::Error,
+      out.push_back(Finding{"hca_firmware",
+                            Severity::Error,
                             fmt::format("{}: firmware {} but {} {}", node, h.fw_ver.empty() ? "unknown" : h.fw_ver,
                                         e.fw ? "expected" : "most HCAs here run", want_fw),
                             {{node, 0}},
@@ -37,7 +38,8 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
     for (const auto& p : h.ports) {
       PortRef port{node, p.number};
       if (p.state != "4: ACTIVE" || p.phys_state != "5: LinkUp")
-        out.push_back(Finding{"hca_port_down", Severity::Error,
+        out.push_back(Finding{"hca_port_down",
+                              Severity::Error,
                               fmt::format("{} port {}: state '{}', phys_state '{}' (want '4: ACTIVE', '5: LinkUp')",
                                           node, p.number, p.state, p.phys_state),
                               {port},
@@ -45,18 +47,20 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
       auto rate = parse_rate_gbps(p.rate);
       if (e.rate_gbps ? (!rate || *rate != *e.rate_gbps) : p.rate != most_common(rates))
         out.push_back(Finding{
-            "hca_rate", e.rate_gbps ? Severity::Error : Severity::Warning,
+            "hca_rate",
+            e.rate_gbps ? Severity::Error : Severity::Warning,
             e.rate_gbps ? fmt::format("{} port {}: rate '{}', expected {} Gb/s", node, p.number, p.rate, *e.rate_gbps)
-                        : fmt::format("{} port {}: rate '{}' while most ports here run '{}'", node, p.number,
-                                      p.rate, most_common(rates)),
+                        : fmt::format("{} port {}: rate '{}' while most ports here run '{}'", node, p.number, p.rate,
+                                      most_common(rates)),
             {port},
             {{"rate", p.rate}}});
       if (e.link_layer && p.link_layer != *e.link_layer)
-        out.push_back(Finding{"hca_link_layer", Severity::Error,
-                              fmt::format("{} port {}: link layer '{}', expected {}", node, p.number,
-                                          p.link_layer, *e.link_layer),
-                              {port},
-                              {{"link_layer", p.link_layer}}});
+        out.push_back(Finding{
+            "hca_link_layer",
+            Severity::Error,
+            fmt::format("{} port {}: link layer '{}', expected {}", node, p.number, p.link_layer, *e.link_layer),
+            {port},
+            {{"link_layer", p.link_layer}}});
     }
   }
   return out;
@@ -66,8 +70,11 @@ std::vector<Finding> check_counts(const HostInventory& inv, const Expectations& 
   std::vector<Finding> out;
   auto count = [&](const char* kind, const char* what, std::optional<int> want, size_t have) {
     if (want && static_cast<size_t>(*want) != have)
-      out.push_back(Finding{kind, Severity::Error, fmt::format("{} {} found, expected {}", have, what, *want),
-                            {}, {{"found", have}, {"expected", *want}}});
+      out.push_back(Finding{kind,
+                            Severity::Error,
+                            fmt::format("{} {} found, expected {}", have, what, *want),
+                            {},
+                            {{"found", have}, {"expected", *want}}});
   };
   count("gpu_count", "GPUs", e.gpus, inv.gpus.size());
   count("hca_count", "HCAs", e.hcas, inv.hcas.size());

@@ -13,15 +13,16 @@
 
 namespace ibburn::host {
 
-std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>& pairs,
-                               const Expectations& e) {
+std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>& pairs, const Expectations& e) {
   std::vector<Finding> out;
   auto add = [&](std::vector<Finding> v) { out.insert(out.end(), v.begin(), v.end()); };
   if (inv.gpus.empty() && inv.hcas.empty())
-    out.push_back(Finding{"nothing_to_check", Severity::Info,
+    out.push_back(Finding{"nothing_to_check",
+                          Severity::Info,
                           "no GPUs (PCI vendor 0x10de, class 0x03) and no HCAs (class/infiniband) under " +
                               inv.sysfs_root + ": nothing to check",
-                          {}, {}});
+                          {},
+                          {}});
   add(check_counts(inv, e));
   add(check_pcie_links(inv));
   add(check_kmsg(inv));
@@ -58,17 +59,21 @@ HostReport check_host(const CheckOptions& o) {
       inv.kmsg_note = "read " + o.kmsg_device;
     } catch (const EnvironmentError& err) {
       inv.kmsg_note = err.what();
-      kmsg_unreadable = Finding{"kmsg_unreadable", Severity::Info,
+      kmsg_unreadable = Finding{"kmsg_unreadable",
+                                Severity::Info,
                                 std::string(err.what()) + ": boot-time PCIe messages not checked (sysfs still is)",
-                                {}, {}};
+                                {},
+                                {}};
     }
   } else {
     inv.kmsg_note = "not read: " + o.sysfs_root + " is not the live /sys (pass --kmsg FILE)";
   }
 
   DmaBufResult dmabuf{DmaBuf::Unknown, "not probed: " + o.sysfs_root + " is not the live /sys"};
-  if (o.dmabuf_probe) dmabuf = o.dmabuf_probe(inv);
-  else if (live) dmabuf = probe_dmabuf_verbs(inv);
+  if (o.dmabuf_probe)
+    dmabuf = o.dmabuf_probe(inv);
+  else if (live)
+    dmabuf = probe_dmabuf_verbs(inv);
   inv.dmabuf = dmabuf.state;
   inv.dmabuf_note = dmabuf.note;
 
@@ -113,25 +118,30 @@ nlohmann::json to_json(const HostReport& r) {
     hj["node_guid"] = h.node_guid;
     hj["ports"] = nlohmann::json::array();
     for (const auto& p : h.ports)
-      hj["ports"].push_back({{"port", p.number}, {"state", p.state}, {"phys_state", p.phys_state},
-                             {"rate", p.rate}, {"link_layer", p.link_layer}});
+      hj["ports"].push_back({{"port", p.number},
+                             {"state", p.state},
+                             {"phys_state", p.phys_state},
+                             {"rate", p.rate},
+                             {"link_layer", p.link_layer}});
     j["hcas"].push_back(hj);
   }
   j["pairing"] = nlohmann::json::array();
   for (const auto& p : r.pairing)
-    j["pairing"].push_back({{"gpu", p.gpu}, {"gpu_bdf", p.gpu_bdf}, {"hca", p.hca},
-                            {"hca_bdf", p.hca_bdf}, {"distance", to_string(p.distance)}});
-  j["peer_memory"] = {{"modules", inv.peer_memory},
-                      {"dmabuf", to_string(inv.dmabuf)},
-                      {"dmabuf_note", inv.dmabuf_note}};
+    j["pairing"].push_back({{"gpu", p.gpu},
+                            {"gpu_bdf", p.gpu_bdf},
+                            {"hca", p.hca},
+                            {"hca_bdf", p.hca_bdf},
+                            {"distance", to_string(p.distance)}});
+  j["peer_memory"] = {
+      {"modules", inv.peer_memory}, {"dmabuf", to_string(inv.dmabuf)}, {"dmabuf_note", inv.dmabuf_note}};
   j["kmsg"] = inv.kmsg_note;
   return j;
 }
 
 void print_report(std::ostream& os, const HostReport& r) {
   const HostInventory& inv = r.inventory;
-  os << fmt::format("host {}: {} GPU{}, {} HCA{}", inv.sysfs_root, inv.gpus.size(),
-                    inv.gpus.size() == 1 ? "" : "s", inv.hcas.size(), inv.hcas.size() == 1 ? "" : "s");
+  os << fmt::format("host {}: {} GPU{}, {} HCA{}", inv.sysfs_root, inv.gpus.size(), inv.gpus.size() == 1 ? "" : "s",
+                    inv.hcas.size(), inv.hcas.size() == 1 ? "" : "s");
   if (!r.pairing.empty()) {
     std::map<std::string, int> by_distance;
     for (const auto& p : r.pairing) ++by_distance[to_string(p.distance)];

@@ -19,13 +19,13 @@ struct PciFunction {
   std::string host_bridge;           // "pci0000:17": the root complex it hangs from
   std::vector<std::string> bridges;  // bridges above it: root port first, parent last
   uint16_t vendor = 0, device = 0;
-  uint32_t class_code = 0;           // 0x030200 for a 3D controller
-  int numa_node = -1;                // -1: the kernel does not know
+  uint32_t class_code = 0;                         // 0x030200 for a 3D controller
+  int numa_node = -1;                              // -1: the kernel does not know
   std::optional<double> speed_gts, max_speed_gts;  // current_link_speed / max_link_speed
   std::optional<int> width, max_width;             // current_link_width / max_link_width
   std::optional<PortType> port_type;               // nullopt when config space hid it
   AcsInfo acs;
-  size_t config_bytes = 0;           // how much of `config` could be read (64 unprivileged)
+  size_t config_bytes = 0;  // how much of `config` could be read (64 unprivileged)
   bool is_bridge() const { return (class_code >> 8) == 0x0604; }
 };
 
@@ -59,9 +59,9 @@ struct HostInventory {
   std::vector<Hca> hcas;
   std::map<std::string, std::string> peer_memory;  // peer-memory module -> version, e.g. nvidia_peermem
   DmaBuf dmabuf = DmaBuf::Unknown;
-  std::string dmabuf_note;                 // how the dma-buf answer was found, or why not
-  std::vector<KmsgLimit> kmsg;             // downtrained-link messages from the kernel log
-  std::string kmsg_note;                   // where the log came from, or why it was not read
+  std::string dmabuf_note;      // how the dma-buf answer was found, or why not
+  std::vector<KmsgLimit> kmsg;  // downtrained-link messages from the kernel log
+  std::string kmsg_note;        // where the log came from, or why it was not read
 
   const PciFunction* find(const std::string& bdf) const;
   // "0000:1a:00.0 mlx5_0", "0000:1b:00.0 GPU0", "0000:19:01.0 bridge" or the bare BDF.

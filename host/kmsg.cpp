@@ -18,10 +18,9 @@ namespace {
 // The kernel's format with its %s/%d/%u parts as groups. pci_speed_string() yields
 // "32.0 GT/s PCIe" or "Unknown"; pci_name() yields a BDF or the literal "<unknown>".
 const std::regex& limit_regex() {
-  static const std::regex re(
-      R"(([0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]): )"
-      R"(([0-9]+\.[0-9]{3}) Gb/s available PCIe bandwidth, limited by (.+?) x([0-9]+) link at )"
-      R"((\S+) \(capable of ([0-9]+\.[0-9]{3}) Gb/s with (.+?) x([0-9]+) link\))");
+  static const std::regex re(R"(([0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]): )"
+                             R"(([0-9]+\.[0-9]{3}) Gb/s available PCIe bandwidth, limited by (.+?) x([0-9]+) link at )"
+                             R"((\S+) \(capable of ([0-9]+\.[0-9]{3}) Gb/s with (.+?) x([0-9]+) link\))");
   return re;
 }
 }  // namespace

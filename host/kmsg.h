@@ -12,12 +12,12 @@
 namespace ibburn::host {
 
 struct KmsgLimit {
-  std::string bdf;           // the device the message is about
-  std::string limited_at;    // the port that limits it ("<unknown>" when the kernel had none)
+  std::string bdf;         // the device the message is about
+  std::string limited_at;  // the port that limits it ("<unknown>" when the kernel had none)
   double available_gbps = 0, capable_gbps = 0;
   std::optional<double> speed_gts, capable_speed_gts;
   int width = 0, capable_width = 0;
-  std::string line;          // the message as found, for evidence
+  std::string line;  // the message as found, for evidence
 };
 
 // One line; nullopt when it is not such a message.

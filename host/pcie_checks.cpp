@@ -61,19 +61,15 @@ std::vector<Finding> check_pcie_links(const HostInventory& inv) {
       // NVIDIA GPUs may lower the link speed (never the width) while idle.
       bool idle_gpu = !narrow && f.vendor == kNvidia && (f.class_code >> 16) == 0x03;
       std::string msg = fmt::format("{}: PCIe link trained at {}, both ends support {}{}", node,
-                                    describe_link(cur_speed, cur_width),
-                                    describe_link(cap_speed, cap_width), where);
-      msg += idle_gpu ? "; GPUs may slow an idle link: recheck under load"
-                      : "; reseat the card or internal cable";
-      out.push_back(Finding{"pcie_degraded", idle_gpu ? Severity::Warning : Severity::Error, msg,
-                            ports, details});
+                                    describe_link(cur_speed, cur_width), describe_link(cap_speed, cap_width), where);
+      msg += idle_gpu ? "; GPUs may slow an idle link: recheck under load" : "; reseat the card or internal cable";
+      out.push_back(Finding{"pcie_degraded", idle_gpu ? Severity::Warning : Severity::Error, msg, ports, details});
     } else if (below(cur_speed, f.max_speed_gts) || below(cur_width, f.max_width)) {
       out.push_back(Finding{
           "pcie_capped", Severity::Warning,
           fmt::format("{}: PCIe link runs at {}, the most its upstream port allows, below the "
                       "device's {}{}",
-                      node, describe_link(cur_speed, cur_width),
-                      describe_link(f.max_speed_gts, f.max_width), where),
+                      node, describe_link(cur_speed, cur_width), describe_link(f.max_speed_gts, f.max_width), where),
           ports, details});
     }
   }
@@ -90,12 +86,12 @@ std::vector<Finding> check_kmsg(const HostInventory& inv) {
     std::vector<PortRef> ports = {{node, 0}};
     if (inv.find(k.limited_at)) ports.push_back({inv.node_name(k.limited_at), 0});
     out.push_back(Finding{
-        "pcie_limited_at_boot", on_path ? Severity::Error : Severity::Info,
+        "pcie_limited_at_boot",
+        on_path ? Severity::Error : Severity::Info,
         fmt::format("{}: kernel log: {:.3f} Gb/s available PCIe bandwidth, limited by {} at {} "
                     "(capable of {:.3f} Gb/s with {}){}",
-                    node, k.available_gbps, describe_link(k.speed_gts, k.width), k.limited_at,
-                    k.capable_gbps, describe_link(k.capable_speed_gts, k.capable_width),
-                    on_path ? "" : "; not a GPU or HCA path"),
+                    node, k.available_gbps, describe_link(k.speed_gts, k.width), k.limited_at, k.capable_gbps,
+                    describe_link(k.capable_speed_gts, k.capable_width), on_path ? "" : "; not a GPU or HCA path"),
         ports,
         {{"limited_at", k.limited_at},
          {"available_gbps", k.available_gbps},

@@ -6,9 +6,7 @@ namespace {
 uint16_t le16(std::string_view b, size_t at) {
   return static_cast<uint16_t>(static_cast<uint8_t>(b[at]) | (static_cast<uint8_t>(b[at + 1]) << 8));
 }
-uint32_t le32(std::string_view b, size_t at) {
-  return le16(b, at) | (static_cast<uint32_t>(le16(b, at + 2)) << 16);
-}
+uint32_t le32(std::string_view b, size_t at) { return le16(b, at) | (static_cast<uint32_t>(le16(b, at + 2)) << 16); }
 constexpr size_t kStatus = 0x06, kCapPointer = 0x34, kExtStart = 0x100;
 constexpr uint16_t kStatusCapList = 0x10;
 constexpr uint8_t kCapPcie = 0x10;
@@ -16,8 +14,8 @@ constexpr uint16_t kExtCapAcs = 0x000D;
 }  // namespace
 
 bool faces_upstream(PortType t) {
-  return t == PortType::Endpoint || t == PortType::LegacyEndpoint ||
-         t == PortType::UpstreamPort || t == PortType::PcieToPciBridge;
+  return t == PortType::Endpoint || t == PortType::LegacyEndpoint || t == PortType::UpstreamPort ||
+         t == PortType::PcieToPciBridge;
 }
 
 std::optional<PortType> pcie_port_type(std::string_view config) {
@@ -26,8 +24,7 @@ std::optional<PortType> pcie_port_type(std::string_view config) {
   // 48 capabilities fit in the 192 bytes after the header: more means a loop.
   for (int guard = 0; at >= 0x40 && guard < 48; ++guard) {
     if (at + 4 > config.size()) return std::nullopt;
-    if (static_cast<uint8_t>(config[at]) == kCapPcie)
-      return static_cast<PortType>((le16(config, at + 2) >> 4) & 0xF);
+    if (static_cast<uint8_t>(config[at]) == kCapPcie) return static_cast<PortType>((le16(config, at + 2) >> 4) & 0xF);
     at = static_cast<uint8_t>(config[at + 1]) & ~3u;
   }
   return std::nullopt;

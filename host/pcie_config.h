@@ -10,8 +10,15 @@ namespace ibburn::host {
 
 // PCIe capability "device/port type" (PCIe base spec 7.5.3.2).
 enum class PortType : uint8_t {
-  Endpoint = 0, LegacyEndpoint = 1, RootPort = 4, UpstreamPort = 5, DownstreamPort = 6,
-  PcieToPciBridge = 7, PciToPcieBridge = 8, RcIntegratedEndpoint = 9, RcEventCollector = 10,
+  Endpoint = 0,
+  LegacyEndpoint = 1,
+  RootPort = 4,
+  UpstreamPort = 5,
+  DownstreamPort = 6,
+  PcieToPciBridge = 7,
+  PciToPcieBridge = 8,
+  RcIntegratedEndpoint = 9,
+  RcEventCollector = 10,
 };
 // True for ports whose link goes up towards the root (endpoints, switch upstream ports):
 // the link they report in sysfs is the one to their parent bridge.
@@ -21,9 +28,8 @@ bool faces_upstream(PortType t);
 std::optional<PortType> pcie_port_type(std::string_view config);
 
 // ACS bits (PCIe base spec 7.7.8); P2P redirection is what breaks GPUDirect.
-constexpr uint16_t kAcsSourceValidation = 0x01, kAcsTranslationBlocking = 0x02,
-                   kAcsRequestRedirect = 0x04, kAcsCompletionRedirect = 0x08,
-                   kAcsUpstreamForwarding = 0x10, kAcsEgressControl = 0x20,
+constexpr uint16_t kAcsSourceValidation = 0x01, kAcsTranslationBlocking = 0x02, kAcsRequestRedirect = 0x04,
+                   kAcsCompletionRedirect = 0x08, kAcsUpstreamForwarding = 0x10, kAcsEgressControl = 0x20,
                    kAcsDirectTranslated = 0x40;
 constexpr uint16_t kAcsP2pRedirect = kAcsRequestRedirect | kAcsCompletionRedirect | kAcsEgressControl;
 

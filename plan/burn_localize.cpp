@@ -37,8 +37,10 @@ std::map<int, std::set<EdgeId>> explained_ranks(const std::vector<RoutedDirectio
     for (auto [e, share] : r.observed.path)
       if (culprits.count(e)) hit.insert(e);
     for (int rank : {r.from, r.to}) {
-      if (hit.empty()) unexplained.insert(rank);
-      else by[rank].insert(hit.begin(), hit.end());
+      if (hit.empty())
+        unexplained.insert(rank);
+      else
+        by[rank].insert(hit.begin(), hit.end());
     }
   }
   for (int rank : unexplained) by.erase(rank);
@@ -107,9 +109,8 @@ std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router
   return out;
 }
 
-std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables,
-                                   const Router& router, const BurnOutcome& outcome,
-                                   std::vector<std::string>& notes) {
+std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                                   const BurnOutcome& outcome, std::vector<std::string>& notes) {
   std::vector<ObservedFlow> observed;
   for (auto& r : route_burn(fabric, router, outcome, notes)) observed.push_back(std::move(r.observed));
   return localize(observed, cables.size());
@@ -164,8 +165,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     f.kind = "suspect_cable";
     f.severity = s.confidence >= kConfident ? Severity::Error : Severity::Warning;
     f.message = fmt::format("cable {} explains {} slow flow(s), {} healthy flow(s) crossed it (confidence {:.0f}%)",
-                            cables.describe(fabric, s.edge), s.slow_explained, s.healthy_through,
-                            100 * s.confidence);
+                            cables.describe(fabric, s.edge), s.slow_explained, s.healthy_through, 100 * s.confidence);
     for (size_t i = 0; i < s.tied.size() && i < 3; ++i)
       f.message += (i == 0 ? "; the same evidence fits " : ", ") + cables.describe(fabric, s.tied[i]);
     if (s.tied.size() > 3) f.message += fmt::format(" and {} more", s.tied.size() - 3);
@@ -182,7 +182,8 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
   auto is_explained = [&](const nlohmann::json& ep) {
     return ep.value("verdict", "") == "suspect" && explained.count(ep.value("rank", -1));
   };
-  std::erase_if(summary.findings, [&](const Finding& f) { return f.kind == "suspect_endpoint" && is_explained(f.details); });
+  std::erase_if(summary.findings,
+                [&](const Finding& f) { return f.kind == "suspect_endpoint" && is_explained(f.details); });
   for (auto& ep : summary.json["endpoints"])
     if (is_explained(ep)) {
       ep["verdict"] = "pass";
@@ -192,8 +193,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
 }
 
 std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summary,
-                                                     const std::vector<burn::EndpointInfo>& endpoints,
-                                                     int extra_run) {
+                                                     const std::vector<burn::EndpointInfo>& endpoints, int extra_run) {
   if (extra_run >= max_probes_) return std::nullopt;
   const topo::Fabric& fabric = routes_->fabric;
   std::vector<std::string> notes;

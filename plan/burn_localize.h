@@ -44,9 +44,8 @@ struct RoutedDirection {
 // ignored. `notes` receives the directions that could not be routed (unknown GUID...).
 std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
                                         std::vector<std::string>& notes);
-std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables,
-                                   const Router& router, const BurnOutcome& outcome,
-                                   std::vector<std::string>& notes);
+std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                                   const BurnOutcome& outcome, std::vector<std::string>& notes);
 
 nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& cables,
                                 const std::vector<Suspect>& suspects);
@@ -62,8 +61,7 @@ class RouteExplainer : public burn::Explainer {
   // IPoIB); empty = what each rank reported.
   RouteExplainer(std::shared_ptr<const RouteModel> routes, int max_probes, std::vector<uint64_t> port_guids = {});
   void explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) override;
-  std::optional<burn::Stage> follow_up(const burn::Summary& summary,
-                                       const std::vector<burn::EndpointInfo>& endpoints,
+  std::optional<burn::Stage> follow_up(const burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints,
                                        int extra_run) override;
 
  private:
@@ -71,7 +69,7 @@ class RouteExplainer : public burn::Explainer {
   std::shared_ptr<const RouteModel> routes_;
   int max_probes_;
   std::vector<uint64_t> port_guids_;
-  std::vector<topo::PortEnd> ports_;      // by rank; made at the first follow-up
+  std::vector<topo::PortEnd> ports_;  // by rank; made at the first follow-up
   std::unique_ptr<ProbeShifts> shifts_;
 };
 

@@ -21,7 +21,8 @@ int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
   run.endpoints = r.endpoints.empty() ? all_hca_ports(model->fabric)
                                       : parse_endpoints(read_file(r.endpoints), r.endpoints, model->fabric);
   const int ranks = static_cast<int>(run.endpoints.size());
-  run.plan = o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
+  run.plan =
+      o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
   for (const auto& d : r.degrade) parse_degrade(d, model->fabric, *model->cables, run.degrade);
   return run_simulated_burn(run, o);
 }

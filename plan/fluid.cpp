@@ -5,8 +5,7 @@
 
 namespace ibburn::plan {
 
-std::vector<double> degraded_capacities(const CableIndex& cables,
-                                        const std::unordered_map<EdgeId, double>& scale) {
+std::vector<double> degraded_capacities(const CableIndex& cables, const std::unordered_map<EdgeId, double>& scale) {
   std::vector<double> cap(cables.size());
   for (EdgeId e = 0; e < cables.size(); ++e) {
     auto it = scale.find(e);
@@ -23,8 +22,10 @@ FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vec
   std::vector<char> active(nf, 1);
   size_t remaining = 0;
   for (size_t f = 0; f < nf; ++f) {
-    if (flows[f].demand_gbps <= 0 || flows[f].path.empty()) active[f] = 0;
-    else ++remaining;
+    if (flows[f].demand_gbps <= 0 || flows[f].path.empty())
+      active[f] = 0;
+    else
+      ++remaining;
   }
   std::vector<double> weight(ne);
   constexpr double kEps = 1e-9;

@@ -11,7 +11,7 @@
 namespace ibburn::plan {
 
 struct FluidFlow {
-  PathShares path;       // edges and the flow's share on each
+  PathShares path;         // edges and the flow's share on each
   double demand_gbps = 0;  // what the sender can push (its line rate)
 };
 
@@ -24,7 +24,6 @@ struct FluidResult {
 FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity_gbps);
 
 // Edge capacities with some cables scaled, e.g. {edge: 0.25} for a cable at 25%.
-std::vector<double> degraded_capacities(const CableIndex& cables,
-                                        const std::unordered_map<EdgeId, double>& scale);
+std::vector<double> degraded_capacities(const CableIndex& cables, const std::unordered_map<EdgeId, double>& scale);
 
 }  // namespace ibburn::plan

@@ -14,10 +14,10 @@ namespace ibburn::plan {
 
 ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const LftReadOptions& o) {
   int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS};
-  ibmad_port* port = mad_rpc_open_port(o.ca.empty() ? nullptr : const_cast<char*>(o.ca.c_str()),
-                                       o.port, classes, 2);
-  if (!port) throw EnvironmentError("cannot open the local InfiniBand port for SMPs" +
-                                    (o.ca.empty() ? std::string() : " on " + o.ca));
+  ibmad_port* port = mad_rpc_open_port(o.ca.empty() ? nullptr : const_cast<char*>(o.ca.c_str()), o.port, classes, 2);
+  if (!port)
+    throw EnvironmentError("cannot open the local InfiniBand port for SMPs" +
+                           (o.ca.empty() ? std::string() : " on " + o.ca));
   ForwardingTables out;
   const int timeout_ms = static_cast<int>(o.timeout.count());
   try {
@@ -29,15 +29,13 @@ ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const LftRea
       ib_portid_set(&id, lid, 0, 0);
       uint8_t buf[IB_SMP_DATA_SIZE] = {};
       if (!smp_query_via(buf, &id, IB_ATTR_SWITCH_INFO, 0, timeout_ms, port))
-        throw EnvironmentError("switch " + node.name + " (LID " + std::to_string(lid) +
-                               ") did not answer SwitchInfo");
+        throw EnvironmentError("switch " + node.name + " (LID " + std::to_string(lid) + ") did not answer SwitchInfo");
       int top = 0;
       mad_decode_field(buf, IB_SW_LINEAR_FDB_TOP_F, &top);
       std::vector<uint8_t> lft(static_cast<size_t>(top) + 1, ForwardingTables::kNoRoute);
       for (int block = 0; block <= top / 64; ++block) {
         if (!smp_query_via(buf, &id, IB_ATTR_LINEARFORWTBL, block, timeout_ms, port))
-          throw EnvironmentError("switch " + node.name + " did not answer LFT block " +
-                                 std::to_string(block));
+          throw EnvironmentError("switch " + node.name + " did not answer LFT block " + std::to_string(block));
         for (int i = 0; i < 64 && block * 64 + i <= top; ++i) lft[block * 64 + i] = buf[i];
       }
       out.by_switch_guid.emplace(node.guid, std::move(lft));
@@ -67,8 +65,7 @@ ForwardingTables load_lfts_json(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, 0, std::string("not JSON: ") + e.what());
   }
-  if (j.value("format", "") != "ibburn-lfts")
-    throw InputError(path, 0, "not an ibburn-lfts file (format field)");
+  if (j.value("format", "") != "ibburn-lfts") throw InputError(path, 0, "not an ibburn-lfts file (format field)");
   ForwardingTables out;
   try {
     for (const auto& [guid, table] : j.at("switches").items())

@@ -4,8 +4,7 @@
 
 namespace ibburn::plan {
 
-std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count,
-                              double min_share) {
+std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count, double min_share) {
   auto through = [min_share](const ObservedFlow& f, EdgeId e) {
     return std::any_of(f.path.begin(), f.path.end(), [&](auto es) { return es.first == e && es.second >= min_share; });
   };
@@ -35,8 +34,8 @@ std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edg
     double best_score = 0;
     for (EdgeId e = 0; e < edge_count; ++e) {
       double score = slow[e] - healthy[e];
-      if (slow_n[e] && (score > best_score + 1e-12 ||
-                        (std::abs(score - best_score) <= 1e-12 && slow_n[e] > slow_n[best])))
+      if (slow_n[e] &&
+          (score > best_score + 1e-12 || (std::abs(score - best_score) <= 1e-12 && slow_n[e] > slow_n[best])))
         best = e, best_score = score;
     }
     if (best_score <= 0) break;

@@ -21,7 +21,7 @@ struct Suspect {
   // 0..1: the share of the evidence through this cable that is slow, divided among the
   // cables that carried exactly the same evidence (ties).
   double confidence = 0;
-  size_t slow_explained = 0;  // slow flows through this cable
+  size_t slow_explained = 0;   // slow flows through this cable
   size_t healthy_through = 0;  // healthy flows that also used it at full rate
   std::vector<EdgeId> tied;    // other cables with exactly the same evidence
 };
@@ -29,8 +29,7 @@ struct Suspect {
 // A flow implicates (or clears) a cable it crosses with at least this share of its
 // traffic: all of it on static routes, a slice of it under adaptive routing.
 constexpr double kMinShare = 0.01;
-std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count,
-                              double min_share = kMinShare);
+std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count, double min_share = kMinShare);
 
 // Below this a suspect shares the blame with other cables (ties) or with healthy traffic.
 constexpr double kConfident = 0.75;

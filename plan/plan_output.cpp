@@ -30,8 +30,9 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
     int rank = 0;
     for (const auto& e : run.at("endpoints")) {
       if (!e.contains("port_guid"))
-        throw InputError(origin, 1, "rank " + std::to_string(rank) + " (" + e.value("host", "?") + " " +
-                                        e.value("endpoint", "?") + ") has no port GUID: give an endpoints file");
+        throw InputError(origin, 1,
+                         "rank " + std::to_string(rank) + " (" + e.value("host", "?") + " " + e.value("endpoint", "?") +
+                             ") has no port GUID: give an endpoints file");
       lines += std::to_string(rank++) + " " + e.at("port_guid").get<std::string>() + "\n";
     }
     return parse_endpoints(lines, origin, fabric);
@@ -85,8 +86,7 @@ burn::Plan to_burn_plan(const PlanResult& result, const std::string& name) {
   return p;
 }
 
-nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables,
-                              const PlanResult& result) {
+nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables, const PlanResult& result) {
   nlohmann::json edges = nlohmann::json::array();
   for (EdgeId e = 0; e < cables.size(); ++e) {
     const auto& c = result.coverage[e];
@@ -96,17 +96,12 @@ nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cabl
                      {"stage", c.stage >= 0 ? nlohmann::json(c.stage + 1) : nlohmann::json(nullptr)},
                      {"load", c.best_load}});
   }
-  return {{"cable_directions", cables.size()},
-          {"covered", result.covered},
-          {"stages", result.stages.size()},
-          {"lower_bound", result.lower_bound},
-          {"notes", result.notes},
-          {"edges", edges}};
+  return {{"cable_directions", cables.size()}, {"covered", result.covered}, {"stages", result.stages.size()},
+          {"lower_bound", result.lower_bound}, {"notes", result.notes},     {"edges", edges}};
 }
 
 nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& cables,
-                                  const std::vector<topo::PortEnd>& endpoints,
-                                  const SimulationReport& report) {
+                                  const std::vector<topo::PortEnd>& endpoints, const SimulationReport& report) {
   nlohmann::json slow = nlohmann::json::array();
   for (const auto& f : report.flows)
     if (f.slow)

@@ -21,11 +21,9 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
 burn::Plan to_burn_plan(const PlanResult& result, const std::string& name);
 
 // Per cable and direction: the stage loading it and the expected load; plus totals.
-nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables,
-                              const PlanResult& result);
+nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables, const PlanResult& result);
 
 nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& cables,
-                                  const std::vector<topo::PortEnd>& endpoints,
-                                  const SimulationReport& report);
+                                  const std::vector<topo::PortEnd>& endpoints, const SimulationReport& report);
 
 }  // namespace ibburn::plan

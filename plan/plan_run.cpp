@@ -68,11 +68,11 @@ int run_localize(const RouteOptions& routes, const std::string& dir, std::ostrea
   for (const auto& n : notes) err << "ibburn: plan localize: " << n << "\n";
   if (suspects.empty()) out << "localize: no slow flow to explain\n";
   for (const auto& s : suspects) print_suspect(out, *routing, s);
-  write_file_atomic(dir + "/suspects.json",
-                    nlohmann::json{{"suspects", suspects_to_json(routing->fabric, *routing->cables, suspects)},
-                                   {"notes", notes}}
-                            .dump(1) +
-                        "\n");
+  write_file_atomic(
+      dir + "/suspects.json",
+      nlohmann::json{{"suspects", suspects_to_json(routing->fabric, *routing->cables, suspects)}, {"notes", notes}}
+              .dump(1) +
+          "\n");
   return suspects.empty() ? kExitOk : kExitFindings;
 }
 

@@ -12,9 +12,9 @@ namespace ibburn::plan {
 
 struct PlanRunOptions {
   RouteOptions routes;
-  std::string endpoints;        // rank -> port GUID file or results.jsonl; empty: every HCA port
-  std::string out;              // plan JSON for `ibburn burn --plan`
-  std::string proof;            // coverage proof JSON
+  std::string endpoints;  // rank -> port GUID file or results.jsonl; empty: every HCA port
+  std::string out;        // plan JSON for `ibburn burn --plan`
+  std::string proof;      // coverage proof JSON
   double cover = 0.9;
   int max_stages = 16;
   bool simulate = false;

@@ -22,9 +22,8 @@ struct Candidate {
 
 // Routes the flows in order and admits each one only if no edge on its path would exceed
 // max_load (first fit): linear in the routes' size, and overloads never occur.
-Candidate evaluate(const CableIndex& cables, const Router& router,
-                   const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows,
-                   double max_load) {
+Candidate evaluate(const CableIndex& cables, const Router& router, const std::vector<topo::PortEnd>& endpoints,
+                   const std::vector<PlannedFlow>& flows, double max_load) {
   Candidate c;
   c.load.assign(cables.size(), 0.0);
   PathShares path;
@@ -95,8 +94,7 @@ std::vector<int> switch_order(const topo::Fabric& fabric, const std::vector<topo
 }
 
 std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
-                                const std::vector<topo::PortEnd>& endpoints,
-                                const std::vector<PlannedFlow>& flows) {
+                                const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows) {
   return evaluate(cables, router, endpoints, flows, std::numeric_limits<double>::infinity()).load;
 }
 
@@ -117,8 +115,10 @@ int stage_lower_bound(const topo::Fabric& fabric, const CableIndex& cables, doub
     for (const auto& p : fabric.node(n).ports) {
       if (!p.linked() || p.number == 0) continue;
       double cap = cables.edge(cables.out_edge({n, p.number})).capacity_gbps;
-      if (tier[p.remote.node] > tier[n]) up += cap;
-      else if (tier[p.remote.node] < tier[n]) down += cap;
+      if (tier[p.remote.node] > tier[n])
+        up += cap;
+      else if (tier[p.remote.node] < tier[n])
+        down += cap;
     }
     if (down > 0) bound = std::max(bound, static_cast<int>(std::ceil(cover_fraction * up / down - 1e-9)));
   }
@@ -188,8 +188,8 @@ PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const
                            "between the endpoints uses them (e.g. links towards an absent host's "
                            "slot, or parallel cables the routing engine leaves idle)");
   if (short_of)
-    result.notes.push_back(std::to_string(short_of) + " cable directions were loaded but never to " +
-                           pct + " (routes unbalanced for every candidate shift)");
+    result.notes.push_back(std::to_string(short_of) + " cable directions were loaded but never to " + pct +
+                           " (routes unbalanced for every candidate shift)");
   return result;
 }
 

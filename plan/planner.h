@@ -38,14 +38,13 @@ struct PlanResult {
   std::vector<std::vector<PlannedFlow>> stages;
   std::vector<EdgeCoverage> coverage;  // indexed by EdgeId
   int lower_bound = 1;
-  size_t covered = 0;                  // edges with stage >= 0
-  std::vector<std::string> notes;      // e.g. edges no route uses
+  size_t covered = 0;              // edges with stage >= 0
+  std::vector<std::string> notes;  // e.g. edges no route uses
 };
 
 // Per-edge load (fraction of capacity) of one stage, flows at their endpoints' line rate.
 std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
-                                const std::vector<topo::PortEnd>& endpoints,
-                                const std::vector<PlannedFlow>& flows);
+                                const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows);
 
 // rank -> HCA port; every endpoint must be cabled.
 PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,

@@ -17,8 +17,13 @@ class ProbeStage {
  public:
   ProbeStage(const CableIndex& cables, const Router& router, const std::vector<topo::PortEnd>& endpoints,
              const RankPairs& used)
-      : cables_(cables), router_(router), endpoints_(endpoints), taken_(used),
-        sends_(endpoints.size(), 0), receives_(endpoints.size(), 0), load_(cables.size(), 0.0) {}
+      : cables_(cables),
+        router_(router),
+        endpoints_(endpoints),
+        taken_(used),
+        sends_(endpoints.size(), 0),
+        receives_(endpoints.size(), 0),
+        load_(cables.size(), 0.0) {}
 
   // Adds src -> dst when it crosses a part of `tied` (not none, not all) not seen yet in
   // `signatures`.
@@ -66,8 +71,8 @@ bool crosses(const PathShares& path, EdgeId e) {
 }  // namespace
 
 std::vector<PlannedFlow> tie_breaking_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
-                                     const CableIndex& cables, const Router& router,
-                                     const std::vector<topo::PortEnd>& endpoints, const RankPairs& used) {
+                                            const CableIndex& cables, const Router& router,
+                                            const std::vector<topo::PortEnd>& endpoints, const RankPairs& used) {
   ProbeStage stage(cables, router, endpoints, used);
   const int n = static_cast<int>(endpoints.size());
   size_t tied_seen = 0;
@@ -121,9 +126,9 @@ std::vector<PlannedFlow> ProbeShifts::next() {
 }
 
 std::vector<PlannedFlow> next_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
-                             const CableIndex& cables, const Router& router,
-                             const std::vector<topo::PortEnd>& endpoints, const RankPairs& used,
-                             ProbeShifts& shifts) {
+                                    const CableIndex& cables, const Router& router,
+                                    const std::vector<topo::PortEnd>& endpoints, const RankPairs& used,
+                                    ProbeShifts& shifts) {
   for (const auto& [s, d] : used) shifts.mark_used(s, d);
   std::vector<PlannedFlow> probe = tie_breaking_probe(suspects, slow, cables, router, endpoints, used);
   if (probe.empty()) return shifts.next();

@@ -25,8 +25,8 @@ using RankPairs = std::set<std::pair<int, int>>;
 // PortEnd for a rank outside the fabric); `used`: pairs already run. Each rank sends at most
 // once and receives at most once. Empty when no suspect is tied or no flow splits a tie.
 std::vector<PlannedFlow> tie_breaking_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
-                                     const CableIndex& cables, const Router& router,
-                                     const std::vector<topo::PortEnd>& endpoints, const RankPairs& used);
+                                            const CableIndex& cables, const Router& router,
+                                            const std::vector<topo::PortEnd>& endpoints, const RankPairs& used);
 
 // Shifts of `order` (ranks in switch order) by +1, -1, +2, -2, ... Pairs in `used` are
 // skipped (and the new ones added); a shift that would mostly repeat earlier pairs is passed
@@ -46,8 +46,8 @@ class ProbeShifts {
 // The next probe stage: tie-breaking flows when there are any, else the next shift.
 // Marks the probe's pairs used in `shifts`.
 std::vector<PlannedFlow> next_probe(const std::vector<Suspect>& suspects, const std::vector<PlannedFlow>& slow,
-                             const CableIndex& cables, const Router& router,
-                             const std::vector<topo::PortEnd>& endpoints, const RankPairs& used,
-                             ProbeShifts& shifts);
+                                    const CableIndex& cables, const Router& router,
+                                    const std::vector<topo::PortEnd>& endpoints, const RankPairs& used,
+                                    ProbeShifts& shifts);
 
 }  // namespace ibburn::plan

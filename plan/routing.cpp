@@ -12,8 +12,7 @@ topo::PortEnd attached_switch_port(const topo::Fabric& fabric, topo::PortEnd hca
   return p.remote;
 }
 
-LftRouter::LftRouter(const topo::Fabric& fabric, const CableIndex& cables,
-                     const ForwardingTables& lfts)
+LftRouter::LftRouter(const topo::Fabric& fabric, const CableIndex& cables, const ForwardingTables& lfts)
     : fabric_(fabric), cables_(cables), lft_by_node_(fabric.size(), nullptr) {
   for (topo::NodeId n = 0; n < fabric.size(); ++n) {
     if (!fabric.node(n).is_switch()) continue;
@@ -33,20 +32,18 @@ void LftRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) con
   for (int hops = 0; hops < 64; ++hops) {
     if (at.node == dst.node) {
       if (at.port != dst.port)
-        throw RoutingError("route to " + fabric_.port_name(dst) + " arrives on port " +
-                           std::to_string(at.port));
+        throw RoutingError("route to " + fabric_.port_name(dst) + " arrives on port " + std::to_string(at.port));
       return;
     }
     const topo::Node& node = fabric_.node(at.node);
-    if (!node.is_switch())
-      throw RoutingError("route to " + fabric_.port_name(dst) + " ends at " + node.name);
+    if (!node.is_switch()) throw RoutingError("route to " + fabric_.port_name(dst) + " ends at " + node.name);
     const auto* lft = lft_by_node_[at.node];
     if (!lft) throw RoutingError("no forwarding table for switch " + node.name);
     uint8_t port = dlid < lft->size() ? (*lft)[dlid] : ForwardingTables::kNoRoute;
     topo::PortEnd egress{at.node, port};
     if (port == ForwardingTables::kNoRoute || port == 0 || !cables_.has_out_edge(egress))
-      throw RoutingError("switch " + node.name + " has no route to LID " + std::to_string(dlid) +
-                         " (" + fabric_.port_name(dst) + ")");
+      throw RoutingError("switch " + node.name + " has no route to LID " + std::to_string(dlid) + " (" +
+                         fabric_.port_name(dst) + ")");
     e = cables_.out_edge(egress);
     out.emplace_back(e, 1.0);
     at = cables_.edge(e).to;
@@ -55,8 +52,8 @@ void LftRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) con
 }
 
 struct AdaptiveRouter::ToDestination {
-  std::vector<int32_t> dist;      // hops to the destination switch, -1 unreachable
-  std::vector<double> paths;      // number of shortest paths to the destination switch
+  std::vector<int32_t> dist;  // hops to the destination switch, -1 unreachable
+  std::vector<double> paths;  // number of shortest paths to the destination switch
 };
 
 AdaptiveRouter::AdaptiveRouter(const topo::Fabric& fabric, const CableIndex& cables)
@@ -98,8 +95,7 @@ const AdaptiveRouter::ToDestination& AdaptiveRouter::towards(topo::NodeId d) con
 
 PathShares AdaptiveRouter::switch_shares(topo::NodeId s, topo::NodeId d) const {
   const ToDestination& td = towards(d);
-  if (td.dist[s] < 0)
-    throw RoutingError("no path from " + fabric_.node(s).name + " to " + fabric_.node(d).name);
+  if (td.dist[s] < 0) throw RoutingError("no path from " + fabric_.node(s).name + " to " + fabric_.node(d).name);
   // Push the flow down the shortest-path DAG level by level; each node splits what reaches
   // it over its next hops in proportion to their path counts.
   PathShares out;

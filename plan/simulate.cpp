@@ -4,13 +4,11 @@
 
 #include <algorithm>
 
-
 namespace ibburn::plan {
 namespace {
 
-void run_stage(const CableIndex& cables, const Router& router,
-               const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows,
-               int stage, const std::vector<double>& capacity, double threshold,
+void run_stage(const CableIndex& cables, const Router& router, const std::vector<topo::PortEnd>& endpoints,
+               const std::vector<PlannedFlow>& flows, int stage, const std::vector<double>& capacity, double threshold,
                SimulationReport& report) {
   std::vector<FluidFlow> fluid;
   for (const PlannedFlow& f : flows) fluid.push_back(fluid_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
@@ -29,8 +27,8 @@ void run_stage(const CableIndex& cables, const Router& router,
 
 FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
   FluidFlow f;
-  f.demand_gbps = std::min(cables.edge(cables.out_edge(src)).capacity_gbps,
-                           cables.edge(cables.out_edge(dst)).capacity_gbps);
+  f.demand_gbps =
+      std::min(cables.edge(cables.out_edge(src)).capacity_gbps, cables.edge(cables.out_edge(dst)).capacity_gbps);
   router.route(src, dst, f.path);
   return f;
 }
@@ -45,16 +43,14 @@ std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::
   return out;
 }
 
-SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables,
-                               const Router& router, const std::vector<topo::PortEnd>& endpoints,
+SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                               const std::vector<topo::PortEnd>& endpoints,
                                const std::vector<std::vector<PlannedFlow>>& stages,
-                               const std::unordered_map<EdgeId, double>& degrade,
-                               const SimulationOptions& options) {
+                               const std::unordered_map<EdgeId, double>& degrade, const SimulationOptions& options) {
   SimulationReport report;
   std::vector<double> capacity = degraded_capacities(cables, degrade);
   for (size_t s = 0; s < stages.size(); ++s)
-    run_stage(cables, router, endpoints, stages[s], static_cast<int>(s), capacity,
-              options.threshold, report);
+    run_stage(cables, router, endpoints, stages[s], static_cast<int>(s), capacity, options.threshold, report);
   report.suspects = localize(observe(router, endpoints, report.flows), cables.size());
   if (report.suspects.empty() || !ambiguous(report.suspects)) return report;
 
@@ -69,9 +65,8 @@ SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cab
     }
     std::vector<PlannedFlow> probe = next_probe(report.suspects, slow, cables, router, endpoints, used, shifts);
     if (probe.empty()) break;
-    run_stage(cables, router, endpoints, probe,
-              static_cast<int>(stages.size()) + report.probe_stages, capacity, options.threshold,
-              report);
+    run_stage(cables, router, endpoints, probe, static_cast<int>(stages.size()) + report.probe_stages, capacity,
+              options.threshold, report);
     ++report.probe_stages;
     report.suspects = localize(observe(router, endpoints, report.flows), cables.size());
     if (!ambiguous(report.suspects)) break;

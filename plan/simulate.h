@@ -31,7 +31,7 @@ struct SimulationReport {
 };
 
 struct SimulationOptions {
-  double threshold = 0.9;   // slow below threshold x expected
+  double threshold = 0.9;  // slow below threshold x expected
   int max_probe_stages = 6;
 };
 
@@ -39,11 +39,10 @@ struct SimulationOptions {
 // smaller line rate of the two HCA ports. Throws RoutingError when there is no route.
 FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst);
 
-SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables,
-                               const Router& router, const std::vector<topo::PortEnd>& endpoints,
+SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                               const std::vector<topo::PortEnd>& endpoints,
                                const std::vector<std::vector<PlannedFlow>>& stages,
-                               const std::unordered_map<EdgeId, double>& degrade,
-                               const SimulationOptions& options);
+                               const std::unordered_map<EdgeId, double>& degrade, const SimulationOptions& options);
 
 // Observations for localisation from measured (or simulated) per-flow results.
 std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::PortEnd>& endpoints,

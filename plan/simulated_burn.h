@@ -18,9 +18,9 @@ namespace ibburn::plan {
 
 struct SimulatedBurn {
   std::shared_ptr<const RouteModel> routes;
-  std::vector<topo::PortEnd> endpoints;          // index = rank
+  std::vector<topo::PortEnd> endpoints;  // index = rank
   burn::Plan plan;
-  std::unordered_map<EdgeId, double> degrade;    // capacity fraction per cable direction
+  std::unordered_map<EdgeId, double> degrade;  // capacity fraction per cable direction
 };
 
 // What a rank bound to this HCA port reports: host and device from the node description

@@ -4,22 +4,12 @@ namespace ibburn::rdma {
 namespace {
 
 // Out-of-line bodies for the verbs that verbs.h defines as inline functions or macros.
-int query_port_fn(ibv_context* c, uint8_t port, ibv_port_attr* a) {
-  return ibv_query_port(c, port, a);
-}
-ibv_mr* reg_mr_fn(ibv_pd* pd, void* addr, size_t length, int access) {
-  return ibv_reg_mr(pd, addr, length, access);
-}
-int req_notify_cq_fn(ibv_cq* cq, int solicited_only) {
-  return ibv_req_notify_cq(cq, solicited_only);
-}
+int query_port_fn(ibv_context* c, uint8_t port, ibv_port_attr* a) { return ibv_query_port(c, port, a); }
+ibv_mr* reg_mr_fn(ibv_pd* pd, void* addr, size_t length, int access) { return ibv_reg_mr(pd, addr, length, access); }
+int req_notify_cq_fn(ibv_cq* cq, int solicited_only) { return ibv_req_notify_cq(cq, solicited_only); }
 int poll_cq_fn(ibv_cq* cq, int n, ibv_wc* wc) { return ibv_poll_cq(cq, n, wc); }
-int post_send_fn(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
-  return ibv_post_send(qp, wr, bad);
-}
-int post_recv_fn(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
-  return ibv_post_recv(qp, wr, bad);
-}
+int post_send_fn(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) { return ibv_post_send(qp, wr, bad); }
+int post_recv_fn(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) { return ibv_post_recv(qp, wr, bad); }
 const char* device_name_fn(ibv_device* d) { return ibv_get_device_name(d); }
 ibv_device** device_list_fn(int* n) { return ibv_get_device_list(n); }
 

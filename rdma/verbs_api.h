@@ -24,14 +24,12 @@ struct VerbsApi {
   ibv_pd* (*alloc_pd)(ibv_context* context);
   int (*dealloc_pd)(ibv_pd* pd);
   ibv_mr* (*reg_mr)(ibv_pd* pd, void* addr, size_t length, int access);
-  ibv_mr* (*reg_dmabuf_mr)(ibv_pd* pd, uint64_t offset, size_t length, uint64_t iova, int fd,
-                           int access);
+  ibv_mr* (*reg_dmabuf_mr)(ibv_pd* pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access);
   int (*dereg_mr)(ibv_mr* mr);
 
   ibv_comp_channel* (*create_comp_channel)(ibv_context* context);
   int (*destroy_comp_channel)(ibv_comp_channel* channel);
-  ibv_cq* (*create_cq)(ibv_context* context, int cqe, void* cq_context,
-                       ibv_comp_channel* channel, int comp_vector);
+  ibv_cq* (*create_cq)(ibv_context* context, int cqe, void* cq_context, ibv_comp_channel* channel, int comp_vector);
   int (*destroy_cq)(ibv_cq* cq);
   int (*req_notify_cq)(ibv_cq* cq, int solicited_only);
   int (*get_cq_event)(ibv_comp_channel* channel, ibv_cq** cq, void** cq_context);

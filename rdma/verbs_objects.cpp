@@ -16,8 +16,7 @@ DeviceList::DeviceList(const VerbsApi& api) : api_(&api) {
   list_ = api.get_device_list(&count_);
   if (list_ == nullptr) {
     const int err = errno != 0 ? errno : ENODEV;
-    throw EnvironmentError(std::string("no RDMA devices: ibv_get_device_list failed: ") +
-                           std::strerror(err) +
+    throw EnvironmentError(std::string("no RDMA devices: ibv_get_device_list failed: ") + std::strerror(err) +
                            (err == ENOSYS ? " (this kernel has no RDMA support)" : ""));
   }
 }
@@ -33,8 +32,8 @@ ibv_device* DeviceList::find(const std::string& name) const {
     if (name == n) return d;
     present += present.empty() ? n : std::string(", ") + n;
   }
-  throw EnvironmentError("RDMA device '" + name + "' not found (present: " +
-                         (present.empty() ? std::string("none") : present) + ")");
+  throw EnvironmentError("RDMA device '" + name +
+                         "' not found (present: " + (present.empty() ? std::string("none") : present) + ")");
 }
 
 Context open_context(const VerbsApi& api, ibv_device* device) {
@@ -62,8 +61,7 @@ CompChannel create_comp_channel(const Context& context) {
 }
 
 CompletionQueue create_cq(const Context& context, int depth, const CompChannel* channel) {
-  ibv_cq* cq = context.api().create_cq(context.get(), depth, nullptr,
-                                       channel != nullptr ? channel->get() : nullptr, 0);
+  ibv_cq* cq = context.api().create_cq(context.get(), depth, nullptr, channel != nullptr ? channel->get() : nullptr, 0);
   if (cq == nullptr) throw_verbs_error("ibv_create_cq of depth " + std::to_string(depth), errno);
   return CompletionQueue(&context.api(), cq);
 }

@@ -15,8 +15,7 @@ class VerbsHandle {
  public:
   VerbsHandle() = default;
   VerbsHandle(const VerbsApi* api, T* object) : api_(api), object_(object) {}
-  VerbsHandle(VerbsHandle&& other) noexcept
-      : api_(other.api_), object_(std::exchange(other.object_, nullptr)) {}
+  VerbsHandle(VerbsHandle&& other) noexcept : api_(other.api_), object_(std::exchange(other.object_, nullptr)) {}
   VerbsHandle& operator=(VerbsHandle&& other) noexcept {
     if (this != &other) {
       reset();

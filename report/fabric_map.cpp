@@ -147,7 +147,8 @@ FabricMap layout_fabric(const topo::Fabric& fabric, const std::map<std::string, 
     auto key = std::minmax(a->second, b->second);
     auto& e = bundles[{key.first, key.second}];
     e.a = key.first, e.b = key.second, ++e.cables;
-    worsen(e.verdict, std::max(verdict(fabric.node(l.a.node).name, l.a.port), verdict(fabric.node(l.b.node).name, l.b.port)));
+    worsen(e.verdict,
+           std::max(verdict(fabric.node(l.a.node).name, l.a.port), verdict(fabric.node(l.b.node).name, l.b.port)));
   }
   for (const auto& [a, b] : missing) {
     auto na = fabric.find_name(a.node), nb = fabric.find_name(b.node);

@@ -26,10 +26,10 @@ std::vector<std::pair<PortRef, PortRef>> missing_cables(const RunData& run);
 std::vector<int> node_tiers(const topo::Fabric& fabric);
 
 struct MapBox {
-  std::string name;    // switch name, or "<leaf> HCAs" for an aggregate
+  std::string name;  // switch name, or "<leaf> HCAs" for an aggregate
   int tier = 0;
   double x = 0, y = 0;
-  int hcas = 0;        // HCAs in an aggregate box
+  int hcas = 0;                             // HCAs in an aggregate box
   CableVerdict verdict = CableVerdict::Ok;  // worst of its HCA cables (aggregates)
 };
 

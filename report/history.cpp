@@ -39,7 +39,8 @@ void finding_obs(std::vector<Observation>& out, const std::string& source, const
   std::set<std::string> nodes;
   for (const auto& p : f.ports)
     if (nodes.insert(p.node).second) node_obs(out, p.node, o);
-  if (f.ports.size() == 2) out.push_back({"cable", cable_name(f.ports[0], f.ports[1]), source, f.kind, o.severity, f.message});
+  if (f.ports.size() == 2)
+    out.push_back({"cable", cable_name(f.ports[0], f.ports[1]), source, f.kind, o.severity, f.message});
 }
 
 void check(int rc, sqlite3* db, const std::string& path) {
@@ -53,15 +54,27 @@ class Stmt {
     check(sqlite3_prepare_v2(db, sql, -1, &s_, nullptr), db, path);
   }
   ~Stmt() { sqlite3_finalize(s_); }
-  Stmt& bind(int i, const std::string& v) { check(sqlite3_bind_text(s_, i, v.c_str(), -1, SQLITE_TRANSIENT), db_, path_); return *this; }
-  Stmt& bind(int i, long long v) { check(sqlite3_bind_int64(s_, i, v), db_, path_); return *this; }
+  Stmt& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(s_, i, v.c_str(), -1, SQLITE_TRANSIENT), db_, path_);
+    return *this;
+  }
+  Stmt& bind(int i, long long v) {
+    check(sqlite3_bind_int64(s_, i, v), db_, path_);
+    return *this;
+  }
   bool step() {
     const int rc = sqlite3_step(s_);
     check(rc, db_, path_);
     return rc == SQLITE_ROW;
   }
-  void reset() { sqlite3_reset(s_); sqlite3_clear_bindings(s_); }
-  std::string text(int i) { auto p = sqlite3_column_text(s_, i); return p ? reinterpret_cast<const char*>(p) : ""; }
+  void reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  std::string text(int i) {
+    auto p = sqlite3_column_text(s_, i);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
   long long integer(int i) { return sqlite3_column_int64(s_, i); }
 
  private:
@@ -90,7 +103,8 @@ std::vector<Observation> observations(const RunData& run) {
     // Cables the burn's localisation named with confidence.
     auto port_ref = [](const std::string& name) {
       const auto open = name.rfind('[');
-      return open == std::string::npos ? PortRef{name, 0} : PortRef{name.substr(0, open), std::atoi(name.c_str() + open + 1)};
+      return open == std::string::npos ? PortRef{name, 0}
+                                       : PortRef{name.substr(0, open), std::atoi(name.c_str() + open + 1)};
     };
     for (const auto& x : run.burn->value("suspects", nlohmann::json::array()))
       if (x.value("confidence", 0.0) >= 0.75)
@@ -108,8 +122,9 @@ std::vector<Observation> observations(const RunData& run) {
       const std::string node = p.value("node", "");
       node_obs(out, node, {"", "", "counters", "", "", ""});
       if (p.contains("peer"))
-        out.push_back({"cable", cable_name({node, p.value("port", 0)}, {p["peer"].value("node", ""), p["peer"].value("port", 0)}),
-                       "counters", "", "", ""});
+        out.push_back(
+            {"cable", cable_name({node, p.value("port", 0)}, {p["peer"].value("node", ""), p["peer"].value("port", 0)}),
+             "counters", "", "", ""});
     }
     for (const auto& f : counters_findings(run)) finding_obs(out, "counters", f);
   }
@@ -144,8 +159,14 @@ long long History::record(const std::string& label, long long unix_time, const R
     const long long id = sqlite3_last_insert_rowid(db_);
     Stmt ins(db_, path_, "INSERT INTO observations VALUES(?, ?, ?, ?, ?, ?, ?)");
     for (const auto& o : obs) {
-      ins.bind(1, id).bind(2, o.subject_kind).bind(3, o.subject).bind(4, o.source).bind(5, o.kind)
-          .bind(6, o.severity).bind(7, o.message).step();
+      ins.bind(1, id)
+          .bind(2, o.subject_kind)
+          .bind(3, o.subject)
+          .bind(4, o.source)
+          .bind(5, o.kind)
+          .bind(6, o.severity)
+          .bind(7, o.message)
+          .step();
       ins.reset();
     }
     exec(db_, path_, "COMMIT");
@@ -163,8 +184,7 @@ HistoryReport History::rank(int last_n) const {
   long long oldest = 0;
   while (runs.step()) oldest = runs.integer(0), ++r.runs;
   // Ordered by run so the last finding's kind wins.
-  Stmt q(db_, path_,
-         "SELECT subject_kind, subject, run_id, kind FROM observations WHERE run_id >= ? ORDER BY run_id");
+  Stmt q(db_, path_, "SELECT subject_kind, subject, run_id, kind FROM observations WHERE run_id >= ? ORDER BY run_id");
   q.bind(1, oldest);
   std::map<std::pair<std::string, std::string>, SubjectScore> scores;
   std::map<std::pair<std::string, std::string>, std::set<long long>> failed;

@@ -33,9 +33,9 @@ struct SubjectScore {
 };
 
 struct HistoryReport {
-  int runs = 0;                        // runs considered (<= N)
-  std::vector<SubjectScore> failing;   // worst first: failed runs, then findings, then name
-  std::vector<SubjectScore> golden;    // seen in the last N runs and never with a finding
+  int runs = 0;                       // runs considered (<= N)
+  std::vector<SubjectScore> failing;  // worst first: failed runs, then findings, then name
+  std::vector<SubjectScore> golden;   // seen in the last N runs and never with a finding
 };
 
 class History {

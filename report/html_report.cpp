@@ -56,9 +56,10 @@ std::string findings_table(const std::string& title, const std::vector<Finding>&
 std::string suspects_table(const nlohmann::json& burn) {
   const auto suspects = burn.value("suspects", nlohmann::json::array());
   if (suspects.empty()) return "";
-  std::string out = fmt::format("<h2>Suspect cables ({})</h2><table><tr><th>cable</th><th>confidence</th>"
-                                "<th>slow flows</th><th>healthy flows</th><th>same evidence fits</th></tr>",
-                                suspects.size());
+  std::string out = fmt::format(
+      "<h2>Suspect cables ({})</h2><table><tr><th>cable</th><th>confidence</th>"
+      "<th>slow flows</th><th>healthy flows</th><th>same evidence fits</th></tr>",
+      suspects.size());
   for (const auto& x : suspects) {
     std::string tied;
     for (const auto& t : x.value("tied_with", nlohmann::json::array()))
@@ -83,20 +84,23 @@ std::vector<std::pair<std::string, std::vector<Finding>>> burn_host_checks(const
 }
 
 std::string map_svg(const FabricMap& m) {
-  std::string out = fmt::format(R"(<svg id="map" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {:.0f} {:.0f}">)",
-                                m.width, m.height + 30);
+  std::string out =
+      fmt::format(R"(<svg id="map" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {:.0f} {:.0f}">)",
+                  m.width, m.height + 30);
   for (const auto& e : m.edges) {
     const auto &a = m.boxes[e.a], &b = m.boxes[e.b];
-    out += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="{}"{} class="v-{}"><title>{} - {}: {} cable(s), {}</title></line>)",
-                       a.x, a.y, b.x, b.y, colour(e.verdict), e.verdict == CableVerdict::Ok ? 0.4 : 2.5,
-                       e.planned_only ? R"( stroke-dasharray="4 3")" : "", to_string(e.verdict),
-                       html_escape(a.name), html_escape(b.name), e.cables, to_string(e.verdict));
+    out += fmt::format(
+        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="{}"{} class="v-{}"><title>{} - {}: {} cable(s), {}</title></line>)",
+        a.x, a.y, b.x, b.y, colour(e.verdict), e.verdict == CableVerdict::Ok ? 0.4 : 2.5,
+        e.planned_only ? R"( stroke-dasharray="4 3")" : "", to_string(e.verdict), html_escape(a.name),
+        html_escape(b.name), e.cables, to_string(e.verdict));
   }
   for (const auto& b : m.boxes) {
     if (b.hcas) {
-      out += fmt::format(R"(<rect class="agg" data-leaf="{}" x="{:.1f}" y="{:.1f}" width="10" height="18" fill="{}" style="cursor:pointer"><title>{}: {} HCAs, worst cable {} (click for the cables)</title></rect>)",
-                         html_escape(b.name.substr(0, b.name.size() - 5)), b.x - 5, b.y - 9, colour(b.verdict),
-                         html_escape(b.name), b.hcas, to_string(b.verdict));
+      out += fmt::format(
+          R"(<rect class="agg" data-leaf="{}" x="{:.1f}" y="{:.1f}" width="10" height="18" fill="{}" style="cursor:pointer"><title>{}: {} HCAs, worst cable {} (click for the cables)</title></rect>)",
+          html_escape(b.name.substr(0, b.name.size() - 5)), b.x - 5, b.y - 9, colour(b.verdict), html_escape(b.name),
+          b.hcas, to_string(b.verdict));
     } else {
       out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="5" fill="#1a73e8"><title>{}</title></circle>)", b.x, b.y,
                          html_escape(b.name));
@@ -105,7 +109,8 @@ std::string map_svg(const FabricMap& m) {
   const char* tiers[] = {"hosts", "leaf", "spine", "core"};
   std::vector<bool> labelled(4, false);
   for (const auto& b : m.boxes)
-    if (!labelled[b.tier]) labelled[b.tier] = true, out += fmt::format(R"(<text x="4" y="{:.1f}">{}</text>)", b.y - 12, tiers[b.tier]);
+    if (!labelled[b.tier])
+      labelled[b.tier] = true, out += fmt::format(R"(<text x="4" y="{:.1f}">{}</text>)", b.y - 12, tiers[b.tier]);
   return out + "</svg>";
 }
 
@@ -146,8 +151,7 @@ std::string heat_map(const nlohmann::json& burn) {
 }
 
 bool is_data_counter(const std::string& name) {
-  return name.find("Data") != std::string::npos || name.find("Pkts") != std::string::npos ||
-         name == "PortXmitWait";
+  return name.find("Data") != std::string::npos || name.find("Pkts") != std::string::npos || name == "PortXmitWait";
 }
 
 std::string counter_table(const nlohmann::json& counters) {
@@ -186,7 +190,8 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
     const auto m = layout_fabric(*fabric, port_verdicts(run), missing_cables(run));
     out += "<h2>Fabric map</h2><div class=\"legend\">";
     for (int v = 0; v <= static_cast<int>(CableVerdict::Missing); ++v)
-      out += fmt::format(R"(<span style="background:{}">{}</span>)", colour(CableVerdict(v)), to_string(CableVerdict(v)));
+      out +=
+          fmt::format(R"(<span style="background:{}">{}</span>)", colour(CableVerdict(v)), to_string(CableVerdict(v)));
     out += "</div>" + map_svg(m) + "<div id=\"drill\">Click an HCA box under a leaf for its cables.</div>";
     out += "<script>var DRILL=" + drill_data(m) + ";</script>" + kDrillScript;
   }
@@ -197,7 +202,8 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
   if (run.counters) out += findings_table("counters", cf);
   for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
   if (run.burn)
-    for (const auto& [host, fs] : burn_host_checks(*run.burn)) out += findings_table("burn preflight, host " + host, fs);
+    for (const auto& [host, fs] : burn_host_checks(*run.burn))
+      out += findings_table("burn preflight, host " + host, fs);
   return out + "</body></html>\n";
 }
 

@@ -10,10 +10,14 @@ namespace ibburn::report {
 std::string escape_label_value(const std::string& v) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -60,8 +64,8 @@ void burn_metrics(Writer& w, const nlohmann::json& s) {
   w.family("ibburn_burn_endpoint_verdict", "Burn verdict per endpoint (1 for its verdict).");
   for (const auto& e : endpoints) {
     rank_name[e.value("rank", -1)] = {e.value("host", ""), e.value("endpoint", "")};
-    w.sample({{"host", e.value("host", "")}, {"endpoint", e.value("endpoint", "")},
-              {"verdict", e.value("verdict", "")}}, 1);
+    w.sample(
+        {{"host", e.value("host", "")}, {"endpoint", e.value("endpoint", "")}, {"verdict", e.value("verdict", "")}}, 1);
   }
   w.family("ibburn_burn_endpoint_min_gbps", "Slowest direction an endpoint sent (tx) or received (rx), Gb/s.");
   for (const auto& e : endpoints)
@@ -71,25 +75,25 @@ void burn_metrics(Writer& w, const nlohmann::json& s) {
                  e.at(fmt::format("min_{}_gbps", dir)).get<double>());
   auto who = [&](int rank) {
     auto it = rank_name.find(rank);
-    return it == rank_name.end() ? fmt::format("rank{}", rank)
-                                 : it->second.first + ":" + it->second.second;
+    return it == rank_name.end() ? fmt::format("rank{}", rank) : it->second.first + ":" + it->second.second;
   };
   w.family("ibburn_burn_flow_gbps", "Rate of one direction of a flow, Gb/s (receiver's count).");
   for (const auto& f : s.value("flows", nlohmann::json::array()))
-    w.sample({{"stage", std::to_string(f.value("stage", 0))}, {"flow", std::to_string(f.value("flow", 0))},
-              {"from", who(f.value("from", -1))}, {"to", who(f.value("to", -1))},
-              {"verdict", f.value("verdict", "")}}, f.value("gbps", 0.0));
+    w.sample({{"stage", std::to_string(f.value("stage", 0))},
+              {"flow", std::to_string(f.value("flow", 0))},
+              {"from", who(f.value("from", -1))},
+              {"to", who(f.value("to", -1))},
+              {"verdict", f.value("verdict", "")}},
+             f.value("gbps", 0.0));
 }
 }  // namespace
 
 std::string prometheus_text(const RunData& run) {
   Writer w;
   if (run.burn) burn_metrics(w, *run.burn);
-  if (run.topo)
-    findings_by_kind(w, "ibburn_topo_findings", "Topology check findings by kind and severity.", *run.topo);
+  if (run.topo) findings_by_kind(w, "ibburn_topo_findings", "Topology check findings by kind and severity.", *run.topo);
   if (run.counters) {
-    findings_by_kind(w, "ibburn_counters_findings", "Counter findings by kind and severity.",
-                     counters_findings(run));
+    findings_by_kind(w, "ibburn_counters_findings", "Counter findings by kind and severity.", counters_findings(run));
     w.family("ibburn_counters_port_counter", "PerfMgt counter of a port (value read, or rise since the baseline).");
     for (const auto& p : run.counters->value("ports", nlohmann::json::array())) {
       const auto values = p.value("counters", nlohmann::json::object());  // items() needs it alive

@@ -9,13 +9,13 @@
 namespace ibburn::report {
 
 struct ReportRunOptions {
-  std::string dir;             // run directory
-  std::string html;            // -o: HTML page; empty: none
-  topo::FabricSource fabric;   // for the map; used only when `with_fabric`
+  std::string dir;            // run directory
+  std::string html;           // -o: HTML page; empty: none
+  topo::FabricSource fabric;  // for the map; used only when `with_fabric`
   bool with_fabric = false;
-  std::string prometheus;      // .prom textfile; empty: none
-  std::string history;         // SQLite database to record the run in; empty: none
-  long long unix_time = 0;     // when the run is recorded
+  std::string prometheus;   // .prom textfile; empty: none
+  std::string history;      // SQLite database to record the run in; empty: none
+  long long unix_time = 0;  // when the run is recorded
 };
 
 // A line naming the recorded run on `err`.

@@ -18,7 +18,7 @@ struct HostCheck {
 };
 
 struct RunData {
-  std::optional<nlohmann::json> burn;   // burn's summary.json
+  std::optional<nlohmann::json> burn;        // burn's summary.json
   std::optional<std::vector<Finding>> topo;  // topo check --json
   std::optional<nlohmann::json> counters;    // counters --json: {"ports","findings"}
   std::vector<HostCheck> hosts;              // host check --json, one file per host

@@ -120,8 +120,7 @@ std::vector<Link> Fabric::links() const {
     for (const Port& p : nodes_[i].ports) {
       if (!p.remote.valid()) continue;
       PortEnd self{i, p.number};
-      if (std::tie(self.node, self.port) < std::tie(p.remote.node, p.remote.port))
-        out.push_back({self, p.remote});
+      if (std::tie(self.node, self.port) < std::tie(p.remote.node, p.remote.port)) out.push_back({self, p.remote});
     }
   }
   return out;

@@ -16,8 +16,14 @@ enum class NodeType : uint8_t { Unknown = 0, CA = 1, Switch = 2, Router = 3 };
 // PortInfo PortState and PortPhysicalState encodings.
 enum class PortState : uint8_t { Unknown = 0, Down = 1, Init = 2, Armed = 3, Active = 4 };
 enum class PhysState : uint8_t {
-  Unknown = 0, Sleep = 1, Polling = 2, Disabled = 3, Training = 4, LinkUp = 5,
-  LinkErrorRecovery = 6, PhyTest = 7
+  Unknown = 0,
+  Sleep = 1,
+  Polling = 2,
+  Disabled = 3,
+  Training = 4,
+  LinkUp = 5,
+  LinkErrorRecovery = 6,
+  PhyTest = 7
 };
 
 const char* to_string(NodeType t);   // "CA", "Switch", "Router"
@@ -37,15 +43,15 @@ struct PortEnd {
 struct Port {
   int number = 0;
   uint64_t guid = 0;
-  uint16_t lid = 0;     // for switches the LID lives on port 0; external ports copy it
+  uint16_t lid = 0;  // for switches the LID lives on port 0; external ports copy it
   uint8_t lmc = 0;
   PortState state = PortState::Unknown;
   PhysState phys = PhysState::Unknown;
-  LinkRate active;      // trained width/speed
-  LinkRate supported;   // the best this port supports (if known)
-  LinkRate enabled;     // the best this port is enabled for (if known)
-  std::string label;    // ibdiagnet port label such as "1/1/1" (empty when unknown)
-  PortEnd remote;       // the linked peer, when known
+  LinkRate active;     // trained width/speed
+  LinkRate supported;  // the best this port supports (if known)
+  LinkRate enabled;    // the best this port is enabled for (if known)
+  std::string label;   // ibdiagnet port label such as "1/1/1" (empty when unknown)
+  PortEnd remote;      // the linked peer, when known
   // The port reports a physical link but discovery could not reach the other end
   // (hop limit, timeout, or a peer that does not answer).
   bool peer_unreached = false;
@@ -56,7 +62,7 @@ struct Node {
   NodeType type = NodeType::Unknown;
   uint64_t guid = 0;
   uint64_t sysimg_guid = 0;
-  uint32_t vendor_id = 0;   // NodeInfo VendorID: a 24-bit IEEE OUI
+  uint32_t vendor_id = 0;  // NodeInfo VendorID: a 24-bit IEEE OUI
   uint32_t device_id = 0;
   std::string description;  // NodeDescription, e.g. "host1 mlx5_0" or "MF0;sw:MQM9700/U1"
   std::string name;         // human name: node-name-map entry, else the description
@@ -65,9 +71,7 @@ struct Node {
   bool is_switch() const { return type == NodeType::Switch; }
   bool is_ca() const { return type == NodeType::CA; }
   Port* port(int n) { return n >= 0 && n < static_cast<int>(ports.size()) ? &ports[n] : nullptr; }
-  const Port* port(int n) const {
-    return n >= 0 && n < static_cast<int>(ports.size()) ? &ports[n] : nullptr;
-  }
+  const Port* port(int n) const { return n >= 0 && n < static_cast<int>(ports.size()) ? &ports[n] : nullptr; }
 };
 
 struct Link {

@@ -43,16 +43,12 @@ Fabric load_fabric_file(const std::string& path, FabricFormat format) {
 
 Fabric parse_fabric_text(const std::string& text, const std::string& origin, const LoadOptions& options) {
   switch (options.format) {
-    case FabricFormat::Json:
-      return parse_snapshot_json(text, origin);
-    case FabricFormat::IbnetdiscoverText:
-      return parse_ibnetdiscover_text(text, origin, options);
-    case FabricFormat::IblinkinfoText:
-      return parse_iblinkinfo_text(text, origin, options);
+    case FabricFormat::Json: return parse_snapshot_json(text, origin);
+    case FabricFormat::IbnetdiscoverText: return parse_ibnetdiscover_text(text, origin, options);
+    case FabricFormat::IblinkinfoText: return parse_iblinkinfo_text(text, origin, options);
     case FabricFormat::IbnetdiscCache:
       throw InputError(origin, 0, "a libibnetdisc cache is binary and must be loaded from its file");
-    case FabricFormat::Auto:
-      break;
+    case FabricFormat::Auto: break;
   }
   if (looks_like_json(text)) return parse_snapshot_json(text, origin);
   if (looks_like_iblinkinfo(text)) return parse_iblinkinfo_text(text, origin, options);

@@ -37,8 +37,10 @@ Fabric parse_fabric_text(const std::string& text, const std::string& origin, Fab
 // Passes `message` to options.warn, or prints it to stderr when that is unset.
 // Inline so the text parsers (text_scan.cpp) link alone, as the fuzzers build them.
 inline void warn(const LoadOptions& options, const std::string& message) {
-  if (options.warn) options.warn(message);
-  else std::cerr << "ibburn: warning: " << message << "\n";
+  if (options.warn)
+    options.warn(message);
+  else
+    std::cerr << "ibburn: warning: " << message << "\n";
 }
 
 // Writes JSON when `path` ends in .json, ibnetdiscover text otherwise.

@@ -109,8 +109,8 @@ std::string to_text(const FabricSummary& s, size_t max_list) {
   }
   out += "\n";
   for (const auto& island : s.islands_without_sm)
-    out += fmt::format("no active subnet manager: {} (e.g. {}): {} of {} links up but not Active\n",
-                       contents(island), island.example, island.not_active.size(), island.links);
+    out += fmt::format("no active subnet manager: {} (e.g. {}): {} of {} links up but not Active\n", contents(island),
+                       island.example, island.not_active.size(), island.links);
   out += fmt::format("ports linked to something discovery did not reach: {}\n", s.unreached_peers.size());
   append_list(out, s.unreached_peers, max_list);
   return out;

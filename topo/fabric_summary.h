@@ -20,7 +20,7 @@ bool up_not_active(const Port& p);
 // Active: no subnet manager works there (none runs, it crashed, or it sits in another island
 // of a split fabric).
 struct IslandWithoutSm {
-  std::vector<NodeId> nodes;     // sorted
+  std::vector<NodeId> nodes;  // sorted
   size_t switches = 0;
   size_t cas = 0;
   size_t links = 0;              // links inside the island
@@ -39,13 +39,13 @@ struct FabricSummary {
   size_t cas = 0;
   size_t routers = 0;
   size_t links = 0;
-  std::map<std::string, size_t> links_by_rate;   // "4xHDR" -> count; "?" when unknown
-  size_t rate_mismatched_links = 0;              // the two ends report different rates
-  size_t switch_ports_down = 0;                  // external switch ports without a link
-  std::vector<std::string> ca_ports_down;        // "host1 mlx5_0[1]": HCA ports without a link
-  std::vector<size_t> island_sizes;              // nodes per island, largest first
+  std::map<std::string, size_t> links_by_rate;  // "4xHDR" -> count; "?" when unknown
+  size_t rate_mismatched_links = 0;             // the two ends report different rates
+  size_t switch_ports_down = 0;                 // external switch ports without a link
+  std::vector<std::string> ca_ports_down;       // "host1 mlx5_0[1]": HCA ports without a link
+  std::vector<size_t> island_sizes;             // nodes per island, largest first
   std::vector<IslandWithoutSm> islands_without_sm;
-  std::vector<std::string> unreached_peers;      // ports whose cable leads nowhere discovered
+  std::vector<std::string> unreached_peers;  // ports whose cable leads nowhere discovered
 };
 
 FabricSummary summarize(const Fabric& fabric);

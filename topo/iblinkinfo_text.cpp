@@ -21,9 +21,11 @@ constexpr auto npos = std::string_view::npos;
 
 // libibmad's words for PortState and PortPhysicalState ("NoChange" stays Unknown).
 std::optional<PortState> port_state(std::string_view s) {
-  static constexpr std::pair<std::string_view, PortState> kNames[] = {
-      {"NoChange", PortState::Unknown}, {"Down", PortState::Down}, {"Initialize", PortState::Init},
-      {"Armed", PortState::Armed}, {"Active", PortState::Active}};
+  static constexpr std::pair<std::string_view, PortState> kNames[] = {{"NoChange", PortState::Unknown},
+                                                                      {"Down", PortState::Down},
+                                                                      {"Initialize", PortState::Init},
+                                                                      {"Armed", PortState::Armed},
+                                                                      {"Active", PortState::Active}};
   for (auto& [name, state] : kNames)
     if (s == name) return state;
   return std::nullopt;
@@ -31,9 +33,13 @@ std::optional<PortState> port_state(std::string_view s) {
 
 std::optional<PhysState> phys_state(std::string_view s) {
   static constexpr std::pair<std::string_view, PhysState> kNames[] = {
-      {"NoChange", PhysState::Unknown}, {"Sleep", PhysState::Sleep}, {"Polling", PhysState::Polling},
-      {"Disabled", PhysState::Disabled}, {"PortConfigurationTraining", PhysState::Training},
-      {"LinkUp", PhysState::LinkUp}, {"LinkErrorRecovery", PhysState::LinkErrorRecovery},
+      {"NoChange", PhysState::Unknown},
+      {"Sleep", PhysState::Sleep},
+      {"Polling", PhysState::Polling},
+      {"Disabled", PhysState::Disabled},
+      {"PortConfigurationTraining", PhysState::Training},
+      {"LinkUp", PhysState::LinkUp},
+      {"LinkErrorRecovery", PhysState::LinkErrorRecovery},
       {"PhyTest", PhysState::PhyTest}};
   for (auto& [name, state] : kNames)
     if (s == name) return state;
@@ -43,9 +49,11 @@ std::optional<PhysState> phys_state(std::string_view s) {
 // The lane rate as libibmad prints it; "undefined (N)" is a speed it does not know.
 std::optional<Speed> lane_speed(std::string_view s) {
   static constexpr std::pair<std::string_view, Speed> kNames[] = {
-      {"2.5 Gbps", Speed::SDR},     {"5.0 Gbps", Speed::DDR},         {"10.0 Gbps", Speed::QDR},
-      {"10.0 Gbps (FDR10)", Speed::FDR10}, {"14.0625 Gbps", Speed::FDR}, {"25.78125 Gbps", Speed::EDR},
-      {"53.125 Gbps", Speed::HDR},  {"106.25 Gbps", Speed::NDR},      {"212.5 Gbps", Speed::XDR}};
+      {"2.5 Gbps", Speed::SDR},     {"5.0 Gbps", Speed::DDR},
+      {"10.0 Gbps", Speed::QDR},    {"10.0 Gbps (FDR10)", Speed::FDR10},
+      {"14.0625 Gbps", Speed::FDR}, {"25.78125 Gbps", Speed::EDR},
+      {"53.125 Gbps", Speed::HDR},  {"106.25 Gbps", Speed::NDR},
+      {"212.5 Gbps", Speed::XDR}};
   for (auto& [name, speed] : kNames)
     if (s == name) return speed;
   if (s.starts_with("undefined")) return Speed::Unknown;
@@ -116,7 +124,6 @@ class LinkinfoParser : scan::TextLoader {
   }
 
  private:
-
   // An author's `...`: the output was cut here.
   void elision(std::string_view s) {
     if (!options_.allow_partial)
@@ -128,10 +135,14 @@ class LinkinfoParser : scan::TextLoader {
   bool header(std::string_view s) {
     NodeType type;
     std::string_view rest;
-    if (s.starts_with("CA: ")) type = NodeType::CA, rest = s.substr(4);
-    else if (s.starts_with("Switch: ")) type = NodeType::Switch, rest = s.substr(8);
-    else if (s.starts_with("Router: ")) type = NodeType::Router, rest = s.substr(8);
-    else return false;
+    if (s.starts_with("CA: "))
+      type = NodeType::CA, rest = s.substr(4);
+    else if (s.starts_with("Switch: "))
+      type = NodeType::Switch, rest = s.substr(8);
+    else if (s.starts_with("Router: "))
+      type = NodeType::Router, rest = s.substr(8);
+    else
+      return false;
     if (line_mode_ && *line_mode_) fail(line_, "a node header in --line output");
     line_mode_ = false;
     if (rest.empty() || rest.back() != ':') fail(line_, "a node header must end with ':'");
@@ -161,8 +172,7 @@ class LinkinfoParser : scan::TextLoader {
   int port_token(std::string_view& s, const char* what) {
     s = skip_space(s);
     size_t open = s.find('['), close = s.find(']');
-    auto port = open == npos || close == npos || close < open ? std::nullopt
-                                                              : scan::parse_uint(s.substr(0, open), 255);
+    auto port = open == npos || close == npos || close < open ? std::nullopt : scan::parse_uint(s.substr(0, open), 255);
     if (!port || *port == 0)
       fail(line_, std::string(what) + " " + quote(s.substr(0, std::min(close, s.size()))) +
                       " is not a port number from 1 to 255 followed by [ext]");
@@ -315,8 +325,9 @@ class LinkinfoParser : scan::TextLoader {
         if (!peer) {
           std::string name = quote(p.remote.desc) + " (LID " + std::to_string(p.remote.lid) + ")";
           if (!partial_ok)
-            fail(p.line, "the peer " + name + " port " + std::to_string(p.remote.port) +
-                             " has no lines of its own: the dump is truncated or edited (--allow-partial loads the rest)");
+            fail(p.line,
+                 "the peer " + name + " port " + std::to_string(p.remote.port) +
+                     " has no lines of its own: the dump is truncated or edited (--allow-partial loads the rest)");
           fabric_.node(id).ports[p.port].peer_unreached = true;
           dangling_.add(std::move(name), p.line);
           continue;

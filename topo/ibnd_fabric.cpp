@@ -27,9 +27,7 @@ constexpr std::array<unsigned char, 4> kCacheMagic{0x2b, 0x83, 0xe7, 0x8f};
 
 using FabricPtr = std::unique_ptr<ibnd_fabric_t, decltype(&ibnd_destroy_fabric)>;
 
-uint32_t field(const uint8_t* info, MAD_FIELDS f) {
-  return mad_get_field(const_cast<uint8_t*>(info), 0, f);
-}
+uint32_t field(const uint8_t* info, MAD_FIELDS f) { return mad_get_field(const_cast<uint8_t*>(info), 0, f); }
 
 // LinkSpeedExtActive2/Supported2/Enabled2 (IBA 1.7, XDR): PortInfo bits 449..455, i.e. the
 // top bits of byte 56 after the 1-bit reserved MSB. rdma-core 44 has no accessor for them.
@@ -84,18 +82,17 @@ void fill_port(const ibnd_port_t& in, const uint8_t* cap_info, uint16_t switch_l
 
   out.active.width = width_from_portinfo(static_cast<uint8_t>(field(info, IB_PORT_LINK_WIDTH_ACTIVE_F)));
   out.active.speed = speed_from_portinfo(static_cast<uint8_t>(field(info, IB_PORT_LINK_SPEED_ACTIVE_F)),
-                                         static_cast<uint8_t>(ext_active), ext2_active(info),
-                                         mlnx_active & kMlnxFdr10);
+                                         static_cast<uint8_t>(ext_active), ext2_active(info), mlnx_active & kMlnxFdr10);
   out.supported.width = best_width(field(info, IB_PORT_LINK_WIDTH_SUPPORTED_F));
-  out.supported.speed = best_speed(field(info, IB_PORT_LINK_SPEED_SUPPORTED_F), ext_supported,
-                                   ext2_supported(info), mlnx_supported & kMlnxFdr10);
+  out.supported.speed = best_speed(field(info, IB_PORT_LINK_SPEED_SUPPORTED_F), ext_supported, ext2_supported(info),
+                                   mlnx_supported & kMlnxFdr10);
   // Enabled masks: 255 (width) and 15 (speed) mean "as supported".
   const uint32_t width_enabled = field(info, IB_PORT_LINK_WIDTH_ENABLED_F);
   const uint32_t speed_enabled = field(info, IB_PORT_LINK_SPEED_ENABLED_F);
   out.enabled.width = width_enabled == 0xff ? out.supported.width : best_width(width_enabled);
-  out.enabled.speed = speed_enabled == 0xf ? out.supported.speed
-                                           : best_speed(speed_enabled, ext_enabled, ext2_enabled(info),
-                                                        mlnx_enabled & kMlnxFdr10);
+  out.enabled.speed = speed_enabled == 0xf
+                          ? out.supported.speed
+                          : best_speed(speed_enabled, ext_enabled, ext2_enabled(info), mlnx_enabled & kMlnxFdr10);
   // Without a trained link the active fields are stale or defaults, not a rate.
   if (out.phys != PhysState::LinkUp) out.active = {};
 }
@@ -187,8 +184,8 @@ Fabric discover_live(const DiscoverOptions& options) {
   FabricPtr fabric(ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &config),
                    ibnd_destroy_fabric);
   if (!fabric) {
-    std::string where = ca.empty() ? std::string("the first active port") : ca + " port " +
-                                     std::to_string(options.port);
+    std::string where =
+        ca.empty() ? std::string("the first active port") : ca + " port " + std::to_string(options.port);
     throw EnvironmentError("fabric discovery from " + where +
                            " failed: the port cannot be opened or its link is down (check `ibstat`)");
   }

@@ -9,9 +9,9 @@
 namespace ibburn::topo {
 
 struct DiscoverOptions {
-  std::string ca;          // -C: HCA name (empty = first with an active port)
-  int port = 0;            // -P: HCA port (0 = first active)
-  int hop_limit = 0;       // 0 = unlimited
+  std::string ca;                          // -C: HCA name (empty = first with an active port)
+  int port = 0;                            // -P: HCA port (0 = first active)
+  int hop_limit = 0;                       // 0 = unlimited
   std::chrono::milliseconds timeout{200};  // per-MAD timeout
   int retries = 3;
 };

@@ -43,15 +43,16 @@ class PortsParser : scan::TextLoader {
       line_ = reader.number();
       std::string_view s = scan::trim(raw);
       if (s.empty() || s.front() == '#') continue;
-      if (scan::is_tool_noise(s)) noise_.add(line_, s);
-      else report_line(s);
+      if (scan::is_tool_noise(s))
+        noise_.add(line_, s);
+      else
+        report_line(s);
     }
     if (fabric_.size() == 0) fail(0, "no port lines found");
     return finish();
   }
 
  private:
-
   std::string port_label(PortEnd e) const {
     const Node& n = fabric_.node(e.node);
     return std::string(to_string(n.type)) + " 0x" + scan::hex(n.guid, true) + "[" + std::to_string(e.port) + "]";
@@ -88,7 +89,8 @@ class PortsParser : scan::TextLoader {
     }
     Node& n = fabric_.node(it->second);
     if (n.type != e.type)
-      fail(line_, "GUID 0x" + scan::hex(e.guid, true) + " is a " + to_string(n.type) + " on an earlier line but a " + to_string(e.type) + " here");
+      fail(line_, "GUID 0x" + scan::hex(e.guid, true) + " is a " + to_string(n.type) + " on an earlier line but a " +
+                      to_string(e.type) + " here");
     return it->second;
   }
 
@@ -122,7 +124,8 @@ class PortsParser : scan::TextLoader {
     auto width = scan::parse_compat_width(wt);
     auto speed = scan::parse_compat_speed(st);
     if (!width || !speed)
-      fail(line_, "expected a width and a speed such as \"4x EDR\", got " + quote(std::string(wt) + " " + std::string(st)));
+      fail(line_,
+           "expected a width and a speed such as \"4x EDR\", got " + quote(std::string(wt) + " " + std::string(st)));
     s = skip_space(s);
     if (!s.empty() && s.front() == '\'') {
       // An unlinked port: only its node's name follows.

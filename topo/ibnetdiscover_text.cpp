@@ -28,9 +28,7 @@ struct NodeRef {
   std::string_view text;
 };
 
-NodeType type_of_kind(int kind) {
-  return kind == 0 ? NodeType::Switch : kind == 1 ? NodeType::CA : NodeType::Router;
-}
+NodeType type_of_kind(int kind) { return kind == 0 ? NodeType::Switch : kind == 1 ? NodeType::CA : NodeType::Router; }
 
 // A port line names its peer by node id; the peer's record may come later in the file, so
 // links are resolved once every record is read.
@@ -83,14 +81,12 @@ class PlainParser : scan::TextLoader {
                         " (expected a node record, a [port] line, a key=value line or a # comment)");
       }
     }
-    if (fabric_.size() == 0)
-      fail(0, "no node records (Switch/Ca/Rt lines) found: this is not ibnetdiscover output");
+    if (fabric_.size() == 0) fail(0, "no node records (Switch/Ca/Rt lines) found: this is not ibnetdiscover output");
     resolve_links();
     return finish();
   }
 
  private:
-
   std::string port_label(PortEnd e) const {
     return "\"" + std::string(ids_[e.node]) + "\"[" + std::to_string(e.port) + "]";
   }
@@ -116,9 +112,10 @@ class PlainParser : scan::TextLoader {
       return false;
     }
     auto v = scan::parse_hex64(value);
-    if (!v) fail(line_, key == "vendid" || key == "devid"
-                            ? std::string(key) + " value " + quote(value) + " is not a hexadecimal number"
-                            : scan::bad_guid_reason(key, value));
+    if (!v)
+      fail(line_, key == "vendid" || key == "devid"
+                      ? std::string(key) + " value " + quote(value) + " is not a hexadecimal number"
+                      : scan::bad_guid_reason(key, value));
     if (key == "vendid") {
       if (*v > 0xffffff) fail(line_, "vendid " + quote(value) + " is wider than 24 bits");
       vendid_ = static_cast<uint32_t>(*v);
@@ -151,20 +148,25 @@ class PlainParser : scan::TextLoader {
   bool record_header(std::string_view s) {
     NodeType type;
     size_t kw;
-    if (s.starts_with("Switch")) type = NodeType::Switch, kw = 6;
-    else if (s.starts_with("Hca")) type = NodeType::CA, kw = 3;  // ibsim's spelling
-    else if (s.starts_with("Ca")) type = NodeType::CA, kw = 2;
-    else if (s.starts_with("Rtr")) type = NodeType::Router, kw = 3;
-    else if (s.starts_with("Rt")) type = NodeType::Router, kw = 2;
-    else return false;
+    if (s.starts_with("Switch"))
+      type = NodeType::Switch, kw = 6;
+    else if (s.starts_with("Hca"))
+      type = NodeType::CA, kw = 3;  // ibsim's spelling
+    else if (s.starts_with("Ca"))
+      type = NodeType::CA, kw = 2;
+    else if (s.starts_with("Rtr"))
+      type = NodeType::Router, kw = 3;
+    else if (s.starts_with("Rt"))
+      type = NodeType::Router, kw = 2;
+    else
+      return false;
     std::string_view rest = s.substr(kw);
     if (rest.empty() || !scan::is_space(rest.front())) return false;
     current_ = kNoNode;
 
     std::string_view count_tok = next_token(rest);
     auto nports = scan::parse_uint(count_tok, 255);
-    if (!nports || *nports == 0)
-      fail(line_, "port count " + quote(count_tok) + " is not a number from 1 to 255");
+    if (!nports || *nports == 0) fail(line_, "port count " + quote(count_tok) + " is not a number from 1 to 255");
     rest = skip_space(rest);
     if (rest.empty() || rest.front() != '"') fail(line_, "expected the node id in quotes after the port count");
     size_t q = rest.find('"', 1);
@@ -195,8 +197,10 @@ class PlainParser : scan::TextLoader {
       fail(line_, "node \"" + std::string(id) + "\" has a second record (the first is at line " +
                       std::to_string(record_line_[*first]) + ")");
     NodeId nid = fabric_.add_node(type, guid, std::string(desc), static_cast<int>(*nports));
-    if (ref.kind >= 0) by_guid_id_[ref.kind].emplace(ref.guid, nid);
-    else by_id_.emplace(id, nid);
+    if (ref.kind >= 0)
+      by_guid_id_[ref.kind].emplace(ref.guid, nid);
+    else
+      by_id_.emplace(id, nid);
     Node& node = fabric_.node(nid);
     node.sysimg_guid = sysimg_.value_or(0);
     node.vendor_id = vendid_.value_or(0);
@@ -239,14 +243,14 @@ class PlainParser : scan::TextLoader {
   uint64_t node_guid(NodeType type, const NodeRef& ref) {
     std::string id(ref.text);
     if (ref.kind >= 0 && type_of_kind(ref.kind) != type)
-      fail(line_, "node id \"" + id + "\" names a " + to_string(type_of_kind(ref.kind)) +
-                      " but the record is a " + to_string(type));
+      fail(line_, "node id \"" + id + "\" names a " + to_string(type_of_kind(ref.kind)) + " but the record is a " +
+                      to_string(type));
     if (guid_ && guid_type_ != type)
       fail(line_, "the " + std::string(guid_key_) + "= line at line " + std::to_string(guid_line_) +
                       " does not belong to a " + to_string(type) + " record");
     if (ref.kind >= 0 && guid_ && ref.guid != *guid_)
-      fail(line_, "node id \"" + id + "\" disagrees with " + std::string(guid_key_) + "=0x" +
-                      scan::hex(*guid_) + " at line " + std::to_string(guid_line_));
+      fail(line_, "node id \"" + id + "\" disagrees with " + std::string(guid_key_) + "=0x" + scan::hex(*guid_) +
+                      " at line " + std::to_string(guid_line_));
     if (ref.kind >= 0) return ref.guid;
     if (guid_) return *guid_;
     fail(line_, "node \"" + id + "\" has no GUID: neither an S-/H-/R-<guid> id nor a guid= line before it");
@@ -277,8 +281,9 @@ class PlainParser : scan::TextLoader {
     size_t close = s.find(']');
     std::string_view num = close == npos ? s : s.substr(1, close - 1);
     auto n = close == npos ? std::nullopt : scan::parse_uint(num, 255);
-    if (!n) fail(line_, std::string(what) + " " + quote(close == npos ? s : s.substr(0, close + 1)) +
-                            " is not a port number in brackets from 0 to 255");
+    if (!n)
+      fail(line_, std::string(what) + " " + quote(close == npos ? s : s.substr(0, close + 1)) +
+                      " is not a port number in brackets from 0 to 255");
     s.remove_prefix(close + 1);
     return static_cast<int>(*n);
   }
@@ -404,8 +409,8 @@ class PlainParser : scan::TextLoader {
     for (const PendingLink& l : pending_) {
       std::optional<NodeId> found = find(l.remote);
       if (!found) {
-        std::string peer = "\"" + std::string(l.remote.text) + "\"" +
-                           (l.remote_desc.empty() ? "" : " (" + quote(l.remote_desc) + ")");
+        std::string peer =
+            "\"" + std::string(l.remote.text) + "\"" + (l.remote_desc.empty() ? "" : " (" + quote(l.remote_desc) + ")");
         if (!options_.allow_partial)
           fail(l.line, "node " + peer +
                            " is linked from here but has no record of its own: the dump is truncated or edited "
@@ -420,8 +425,8 @@ class PlainParser : scan::TextLoader {
       Node& remote = fabric_.node(rid);
       if (l.remote_port > remote.num_ports)
         fail(l.line, "port " + std::to_string(l.remote_port) + " of node \"" + std::string(l.remote.text) +
-                         "\" does not exist: its record at line " + std::to_string(record_line_[rid]) +
-                         " declares " + std::to_string(remote.num_ports) + " ports");
+                         "\" does not exist: its record at line " + std::to_string(record_line_[rid]) + " declares " +
+                         std::to_string(remote.num_ports) + " ports");
       PortEnd b{rid, l.remote_port};
       ledger_.link(fabric_, l.local, b, l.line);
       Port& rp = fabric_.port(b);
@@ -561,8 +566,7 @@ std::string to_ibnetdiscover_text(const Fabric& fabric) {
     out += "\t\t# ";
     append_desc(out, n.description);
     if (n.is_switch())
-      out += " enhanced port 0 lid " + std::to_string(n.ports[0].lid) + " lmc " +
-             std::to_string(n.ports[0].lmc);
+      out += " enhanced port 0 lid " + std::to_string(n.ports[0].lid) + " lmc " + std::to_string(n.ports[0].lmc);
     out += '\n';
     for (size_t p = 1; p < n.ports.size(); ++p)
       if (n.ports[p].linked()) append_port_line(out, fabric, n, n.ports[p]);

@@ -21,8 +21,7 @@ void LinkLedger::link(Fabric& fabric, PortEnd a, PortEnd b, int line) {
     if (!p.linked() || p.remote == peer) continue;
     throw InputError(origin_, line,
                      "port " + namer_(self) + " is linked to " + namer_(p.remote) + " by line " +
-                         std::to_string(line_of(self)) + ", but this line links it to " +
-                         namer_(peer));
+                         std::to_string(line_of(self)) + ", but this line links it to " + namer_(peer));
   }
   fabric.connect(a, b);
   line_of(a) = line;

@@ -18,7 +18,7 @@ int lanes(Width w) {
 
 double lane_data_gbps(Speed s) {
   switch (s) {
-    case Speed::SDR: return 2.0;   // 8b/10b
+    case Speed::SDR: return 2.0;  // 8b/10b
     case Speed::DDR: return 4.0;
     case Speed::QDR: return 8.0;
     case Speed::FDR10: return 10.0;  // 64b/66b
@@ -56,7 +56,8 @@ std::string to_string(LinkRate r) { return to_string(r.width) + to_string(r.spee
 static std::string upper_trim(const std::string& t) {
   std::string u;
   for (char c : t)
-    if (!std::isspace(static_cast<unsigned char>(c))) u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return u;
 }
 
@@ -74,9 +75,8 @@ std::optional<Width> parse_width(const std::string& text) {
 std::optional<Speed> parse_speed(const std::string& text) {
   std::string u = upper_trim(text);
   static const std::pair<const char*, Speed> names[] = {
-      {"SDR", Speed::SDR}, {"DDR", Speed::DDR}, {"QDR", Speed::QDR}, {"FDR10", Speed::FDR10},
-      {"FDR", Speed::FDR}, {"EDR", Speed::EDR}, {"HDR", Speed::HDR}, {"NDR", Speed::NDR},
-      {"XDR", Speed::XDR}};
+      {"SDR", Speed::SDR}, {"DDR", Speed::DDR}, {"QDR", Speed::QDR}, {"FDR10", Speed::FDR10}, {"FDR", Speed::FDR},
+      {"EDR", Speed::EDR}, {"HDR", Speed::HDR}, {"NDR", Speed::NDR}, {"XDR", Speed::XDR}};
   for (auto& [n, s] : names)
     if (u == n) return s;
   return std::nullopt;

@@ -10,8 +10,8 @@ namespace ibburn::topo {
 enum class Width : uint8_t { Unknown = 0, X1, X2, X4, X8, X12 };
 enum class Speed : uint8_t { Unknown = 0, SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR };
 
-int lanes(Width w);                 // 0 for Unknown
-double lane_data_gbps(Speed s);     // data rate per lane after encoding, e.g. 25 for EDR
+int lanes(Width w);              // 0 for Unknown
+double lane_data_gbps(Speed s);  // data rate per lane after encoding, e.g. 25 for EDR
 
 struct LinkRate {
   Width width = Width::Unknown;

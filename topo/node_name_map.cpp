@@ -43,8 +43,7 @@ NodeNameMap NodeNameMap::parse(const std::string& text, const std::string& origi
       size_t s = line.find_first_not_of(" \t", end);
       if (s == std::string::npos) throw InputError(origin, lineno, "missing name for " + guid_text);
       name = line.substr(s);
-      while (!name.empty() && (name.back() == '\r' || name.back() == ' ' || name.back() == '\t'))
-        name.pop_back();
+      while (!name.empty() && (name.back() == '\r' || name.back() == ' ' || name.back() == '\t')) name.pop_back();
     }
     m.add(guid, name);
   }

@@ -83,8 +83,8 @@ class SnapshotReader {
       fail("format", std::string("must be \"") + kSnapshotFormat + "\" (this is not an ibburn fabric snapshot)");
     int64_t version = integer(root, "version", "", 0, INT32_MAX);
     if (version != kSnapshotVersion)
-      fail("version", "is " + std::to_string(version) + "; this ibburn reads version " +
-                          std::to_string(kSnapshotVersion));
+      fail("version",
+           "is " + std::to_string(version) + "; this ibburn reads version " + std::to_string(kSnapshotVersion));
     const json& nodes = member(root, "nodes", "");
     if (!nodes.is_array()) fail("nodes", "must be an array");
     Fabric f;
@@ -99,9 +99,7 @@ class SnapshotReader {
     throw InputError(origin_, 0, (path.empty() ? "" : path + ": ") + reason);
   }
 
-  static std::string join(const std::string& path, const char* key) {
-    return path.empty() ? key : path + "." + key;
-  }
+  static std::string join(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
 
   const json& member(const json& obj, const char* key, const std::string& path) const {
     auto it = obj.find(key);
@@ -132,9 +130,8 @@ class SnapshotReader {
       fail(join(path, key), "missing");
     }
     if (!it->is_number_integer()) fail(join(path, key), "must be an integer");
-    int64_t v = it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)
-                    ? INT64_MAX
-                    : it->get<int64_t>();
+    int64_t v = it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX
+                                                                                                   : it->get<int64_t>();
     if (v < min || v > max)
       fail(join(path, key), std::to_string(v) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
     return v;
@@ -227,9 +224,8 @@ class SnapshotReader {
     for (size_t i = 0; i < links.size(); ++i) {
       std::string path = "links[" + std::to_string(i) + "]";
       const json& l = links[i];
-      if (!l.is_array() || l.size() != 4 || !std::all_of(l.begin(), l.end(), [](const json& v) {
-            return v.is_number_integer();
-          }))
+      if (!l.is_array() || l.size() != 4 ||
+          !std::all_of(l.begin(), l.end(), [](const json& v) { return v.is_number_integer(); }))
         fail(path, "must be [node, port, node, port] with node indexes into \"nodes\"");
       PortEnd ends[2];
       for (int k = 0; k < 2; ++k) {
@@ -271,8 +267,8 @@ std::string to_json_text(const Fabric& fabric) {
   for (size_t i = 0; i < links.size(); ++i) {
     const Link& l = links[i];
     out += i ? ",\n  [" : "\n  [";
-    out += std::to_string(l.a.node) + ", " + std::to_string(l.a.port) + ", " + std::to_string(l.b.node) +
-           ", " + std::to_string(l.b.port) + "]";
+    out += std::to_string(l.a.node) + ", " + std::to_string(l.a.port) + ", " + std::to_string(l.b.node) + ", " +
+           std::to_string(l.b.port) + "]";
   }
   out += "\n]}\n";
   return out;

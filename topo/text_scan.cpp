@@ -51,10 +51,14 @@ std::optional<uint64_t> parse_hex64(std::string_view s) {
   uint64_t v = 0;
   for (char c : s) {
     int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      d = c - 'A' + 10;
+    else
+      return std::nullopt;
     v = (v << 4) | static_cast<uint64_t>(d);
   }
   return v;
@@ -109,7 +113,8 @@ bool is_tool_noise(std::string_view s) {
   for (std::string_view tag : {"ibwarn: ", "ibdebug: ", "ibpanic: ", "iberror: "})
     if (s.starts_with(tag)) return true;
   // `ibnetdiscover: iberror: failed: ...` (the program name may be empty).
-  if (size_t at = s.find(": iberror: "); at != std::string_view::npos && s.substr(0, at).find(' ') == std::string_view::npos)
+  if (size_t at = s.find(": iberror: ");
+      at != std::string_view::npos && s.substr(0, at).find(' ') == std::string_view::npos)
     return true;
   return source_location_prefix(s);
 }
@@ -166,10 +171,8 @@ Fabric TextLoader::finish() {
 std::string bad_guid_reason(std::string_view what, std::string_view token) {
   std::string r = what.empty() ? std::string() : std::string(what) + " ";
   r += quote(token) + " is not a 64-bit hexadecimal GUID";
-  bool redacted = token.find('<') != std::string_view::npos ||
-                  token.find("redact") != std::string_view::npos ||
-                  token.find("xxxx") != std::string_view::npos ||
-                  token.find("XXXX") != std::string_view::npos;
+  bool redacted = token.find('<') != std::string_view::npos || token.find("redact") != std::string_view::npos ||
+                  token.find("xxxx") != std::string_view::npos || token.find("XXXX") != std::string_view::npos;
   if (redacted) r += " (it looks redacted; ibburn needs the real GUIDs)";
   return r;
 }
@@ -191,10 +194,8 @@ std::optional<Width> parse_compat_width(std::string_view t) {
 
 std::optional<Speed> parse_compat_speed(std::string_view t) {
   static constexpr std::pair<std::string_view, Speed> kNames[] = {
-      {"???", Speed::Unknown}, {"SDR", Speed::SDR}, {"DDR", Speed::DDR},
-      {"QDR", Speed::QDR},     {"FDR10", Speed::FDR10}, {"FDR", Speed::FDR},
-      {"EDR", Speed::EDR},     {"HDR", Speed::HDR},     {"NDR", Speed::NDR},
-      {"XDR", Speed::XDR}};
+      {"???", Speed::Unknown}, {"SDR", Speed::SDR}, {"DDR", Speed::DDR}, {"QDR", Speed::QDR}, {"FDR10", Speed::FDR10},
+      {"FDR", Speed::FDR},     {"EDR", Speed::EDR}, {"HDR", Speed::HDR}, {"NDR", Speed::NDR}, {"XDR", Speed::XDR}};
   for (auto& [name, speed] : kNames)
     if (t == name) return speed;
   return std::nullopt;

@@ -1,6 +1,7 @@
 #pragma once
 // Small string_view scanning helpers shared by the fabric text parsers (ibnetdiscover plain
-// and --ports forms, iblinkinfo), and the state they all carry. No regexes: dumps of 70k nodes must load in well under a second.
+// and --ports forms, iblinkinfo), and the state they all carry. No regexes: dumps of 70k nodes must load in well under
+// a second.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -13,8 +13,8 @@ int run_discover(const DiscoverOptions& options, const std::string& output, std:
   Fabric fabric = discover_live(options);
   save_fabric_file(fabric, output);
   FabricSummary s = summarize(fabric);
-  err << "ibburn: " << s.switches << " switches, " << s.cas << " HCAs, " << s.links << " links written to "
-      << output << "\n";
+  err << "ibburn: " << s.switches << " switches, " << s.cas << " HCAs, " << s.links << " links written to " << output
+      << "\n";
   return kExitOk;
 }
 

@@ -40,8 +40,7 @@ void validate(const FatTreeSpec& s) {
   if (s.hosts < 1 || s.hosts > kMaxHosts) fail("hosts must be 1.." + std::to_string(kMaxHosts));
   if (s.hcas_per_host < 1 || s.hcas_per_host > kMaxHcasPerHost)
     fail("HCAs per host must be 1.." + std::to_string(kMaxHcasPerHost));
-  if (s.pods < 0 || s.leaves_per_pod < 0 || s.spines_per_pod < 0 || s.cores < 0)
-    fail("counts must not be negative");
+  if (s.pods < 0 || s.leaves_per_pod < 0 || s.spines_per_pod < 0 || s.cores < 0) fail("counts must not be negative");
   if (s.tiers == 2 && s.pods > 1) fail("pods need 3 tiers");
   if (s.tiers == 2 && s.cores > 0) fail("core switches need 3 tiers");
   if (!s.rate.known()) fail("the rate needs a width and a speed, e.g. 4xNDR");
@@ -70,8 +69,7 @@ FatTreeShape resolve(const FatTreeSpec& s) {
     } else {
       leaves = s.rail_optimized ? half / k * k : half;
       if (leaves == 0)
-        fail(fmt::format("{} rails (HCAs per host) need more leaves per pod than a radix-{} spine serves",
-                         k, s.radix));
+        fail(fmt::format("{} rails (HCAs per host) need more leaves per pod than a radix-{} spine serves", k, s.radix));
     }
   }
   if (s.rail_optimized && leaves % k)
@@ -86,15 +84,16 @@ FatTreeShape resolve(const FatTreeSpec& s) {
       fail(fmt::format("{} leaf uplinks cannot be spread evenly over {} spines", half, s.spines_per_pod));
     sh.leaf_spine_cables = half / s.spines_per_pod;
     if (static_cast<long>(leaves) * sh.leaf_spine_cables > spine_down_limit)
-      fail(fmt::format("{} leaves x {} cables exceed the {} spine ports for leaves", leaves,
-                       sh.leaf_spine_cables, spine_down_limit));
+      fail(fmt::format("{} leaves x {} cables exceed the {} spine ports for leaves", leaves, sh.leaf_spine_cables,
+                       spine_down_limit));
   } else {
     sh.leaf_spine_cables = largest_divisor_within(half, leaves, spine_down_limit);
     if (sh.leaf_spine_cables == 0) {
       if (s.tiers == 2)
-        fail(fmt::format("{} HCAs need {} leaves, but a 2-tier fabric of radix {} holds at most {} leaves ({} "
-                         "HCAs): use --tiers 3",
-                         hcas, leaves, s.radix, s.radix, static_cast<long>(s.radix) * half));
+        fail(
+            fmt::format("{} HCAs need {} leaves, but a 2-tier fabric of radix {} holds at most {} leaves ({} "
+                        "HCAs): use --tiers 3",
+                        hcas, leaves, s.radix, s.radix, static_cast<long>(s.radix) * half));
       fail(fmt::format("{} leaves per pod exceed the {} a radix-{} spine can serve", leaves, half, s.radix));
     }
   }
@@ -277,21 +276,21 @@ std::string describe(const FatTreeDesign& d, const std::string& line_prefix) {
   const FatTreeShape& sh = d.shape;
   const FatTreeSpec& sp = d.spec;
   const long host_cables = static_cast<long>(d.hcas.size());
-  const long leaf_spine =
-      static_cast<long>(sh.pods) * sh.leaves_per_pod * sh.spines_per_pod * sh.leaf_spine_cables;
-  const long spine_core =
-      static_cast<long>(sh.pods) * sh.spines_per_pod * sh.cores_per_plane * sh.spine_core_cables;
+  const long leaf_spine = static_cast<long>(sh.pods) * sh.leaves_per_pod * sh.spines_per_pod * sh.leaf_spine_cables;
+  const long spine_core = static_cast<long>(sh.pods) * sh.spines_per_pod * sh.cores_per_plane * sh.spine_core_cables;
   std::string out;
   if (sh.tiers == 3)
-    out += line_prefix + fmt::format("3-tier fat tree, radix {}: {} pods x ({} leaf + {} spine), {} core = {} switches\n", sh.radix,
-                       sh.pods, sh.leaves_per_pod, sh.spines_per_pod, sh.cores, d.switches.size());
+    out +=
+        line_prefix + fmt::format("3-tier fat tree, radix {}: {} pods x ({} leaf + {} spine), {} core = {} switches\n",
+                                  sh.radix, sh.pods, sh.leaves_per_pod, sh.spines_per_pod, sh.cores, d.switches.size());
   else
-    out += line_prefix + fmt::format("2-tier fat tree, radix {}: {} leaf + {} spine = {} switches\n", sh.radix, sh.leaves_per_pod,
-                       sh.spines_per_pod, d.switches.size());
+    out += line_prefix + fmt::format("2-tier fat tree, radix {}: {} leaf + {} spine = {} switches\n", sh.radix,
+                                     sh.leaves_per_pod, sh.spines_per_pod, d.switches.size());
   out += line_prefix + fmt::format("{} hosts x {} HCAs = {} HCAs, {}, {}\n", sp.hosts, sp.hcas_per_host, d.hcas.size(),
-                     sp.rail_optimized ? "rail-optimised" : "hosts packed on leaves", topo::to_string(sp.rate));
-  out += line_prefix + fmt::format("cables: {} HCA-leaf, {} leaf-spine ({} per pair)", host_cables, leaf_spine,
-                     sh.leaf_spine_cables);
+                                   sp.rail_optimized ? "rail-optimised" : "hosts packed on leaves",
+                                   topo::to_string(sp.rate));
+  out += line_prefix +
+         fmt::format("cables: {} HCA-leaf, {} leaf-spine ({} per pair)", host_cables, leaf_spine, sh.leaf_spine_cables);
   if (sh.tiers == 3)
     out += fmt::format(", {} spine-core ({} per pair, {} cores per plane)", spine_core, sh.spine_core_cables,
                        sh.cores_per_plane);

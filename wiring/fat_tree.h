@@ -18,14 +18,14 @@ const char* to_string(Tier t);  // "leaf", "spine", "core"
 
 // What the user asks for; zero means "derive it" (rules in docs/wiring.md).
 struct FatTreeSpec {
-  int tiers = 3;             // 2: leaf-spine; 3: pods of leaf+spine under a core tier
-  int radix = 64;            // ports per switch
+  int tiers = 3;   // 2: leaf-spine; 3: pods of leaf+spine under a core tier
+  int radix = 64;  // ports per switch
   int hosts = 0;
   int hcas_per_host = 8;
-  int pods = 0;              // 3 tiers only
-  int leaves_per_pod = 0;    // 2 tiers: all leaves
-  int spines_per_pod = 0;    // 2 tiers: all spines
-  int cores = 0;             // 3 tiers only
+  int pods = 0;                // 3 tiers only
+  int leaves_per_pod = 0;      // 2 tiers: all leaves
+  int spines_per_pod = 0;      // 2 tiers: all spines
+  int cores = 0;               // 3 tiers only
   bool rail_optimized = true;  // HCA k of every host in a pod on the pod's rail-k leaves
   topo::LinkRate rate{topo::Width::X4, topo::Speed::NDR};
   std::string host_prefix = "host";
@@ -39,19 +39,19 @@ std::vector<std::string> fat_tree_preset_names();
 struct FatTreeShape {
   int tiers = 0, radix = 0;
   int pods = 0, leaves_per_pod = 0, spines_per_pod = 0, cores = 0;
-  int host_ports_per_leaf = 0;    // leaf ports 1..this face HCAs; uplinks start at radix/2+1
-  int leaf_spine_cables = 0;      // per leaf-spine pair
-  int spine_uplinks = 0;          // per spine (3 tiers); spine uplinks start at radix/2+1
-  int cores_per_plane = 0;        // spine s of every pod cables to core plane s
-  int spine_core_cables = 0;      // per spine-core pair
-  int hosts_per_pod = 0;          // capacity; hosts fill pods in order
+  int host_ports_per_leaf = 0;  // leaf ports 1..this face HCAs; uplinks start at radix/2+1
+  int leaf_spine_cables = 0;    // per leaf-spine pair
+  int spine_uplinks = 0;        // per spine (3 tiers); spine uplinks start at radix/2+1
+  int cores_per_plane = 0;      // spine s of every pod cables to core plane s
+  int spine_core_cables = 0;    // per spine-core pair
+  int hosts_per_pod = 0;        // capacity; hosts fill pods in order
 };
 
 struct FatTreeSwitch {
   std::string name;  // "pod1-leaf01", "pod1-spine01", "core01"; 2 tiers: "leaf01", "spine01"
   Tier tier = Tier::Leaf;
-  int pod = -1;      // 0-based; -1 for core switches
-  int index = 0;     // 0-based within its tier (and pod)
+  int pod = -1;   // 0-based; -1 for core switches
+  int index = 0;  // 0-based within its tier (and pod)
   uint64_t guid = 0;
   int ports = 0;
 };
@@ -70,7 +70,7 @@ struct FatTreeDesign {
   FatTreeShape shape;
   std::vector<FatTreeSwitch> switches;  // per pod: leaves, then spines; then cores
   std::vector<FatTreeHca> hcas;         // by host, then HCA
-  Wiring wiring;  // HCA-leaf cables, then leaf-spine, then spine-core; a = lower tier end
+  Wiring wiring;                        // HCA-leaf cables, then leaf-spine, then spine-core; a = lower tier end
 };
 
 // Throws Error(kExitInput) naming the constraint when the spec cannot be built.

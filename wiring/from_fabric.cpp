@@ -40,8 +40,10 @@ Wiring wiring_from_fabric(const topo::Fabric& fabric, const std::string& origin)
     c.b = end_of(b);
     const topo::LinkRate& ra = fabric.port(a).active;
     const topo::LinkRate& rb = fabric.port(b).active;
-    if (ra.known()) c.rate = ra;
-    else if (rb.known()) c.rate = rb;
+    if (ra.known())
+      c.rate = ra;
+    else if (rb.known())
+      c.rate = rb;
     w.cables.push_back(std::move(c));
   }
   return w;

@@ -91,7 +91,7 @@ std::string to_ibsim_netfile(const FatTreeDesign& d, const NetfileOptions& optio
   auto is_switch = [&](int n) { return n < static_cast<int>(ns); };
   std::vector<std::string> descriptions(total);
   for (size_t i = 0; i < total; ++i) {
-    descriptions[i] = i >= ns ? d.hcas[i - ns].description
+    descriptions[i] = i >= ns                               ? d.hcas[i - ns].description
                       : options.generic_switch_descriptions ? kGenericSwitchDescription
                                                             : d.switches[i].name;
     check_description(descriptions[i]);
@@ -127,8 +127,8 @@ std::string to_ibsim_netfile(const FatTreeDesign& d, const NetfileOptions& optio
           kQuantum2DeviceId, guid, guid, guid);
       put("Switch\t{} \"{}\"\t\t# \"{}\" enhanced port 0 lid 0 lmc 0\n", nports, id_of(n), descriptions[n]);
     } else {
-      put("vendid=0x{:x}\ndevid=0x{:x}\nsysimgguid=0x{:016x}\ncaguid=0x{:016x}\n", kMellanoxVendor,
-          kConnectX7DeviceId, guid, guid);
+      put("vendid=0x{:x}\ndevid=0x{:x}\nsysimgguid=0x{:016x}\ncaguid=0x{:016x}\n", kMellanoxVendor, kConnectX7DeviceId,
+          guid, guid);
       put("Ca\t{} \"{}\"\t\t# \"{}\"\n", nports, id_of(n), descriptions[n]);
     }
     for (int p = 1; p <= nports; ++p) {
@@ -149,8 +149,8 @@ std::string to_ibsim_netfile(const FatTreeDesign& d, const NetfileOptions& optio
 }
 
 std::vector<std::string> IbsimSizes::args() const {
-  std::vector<std::string> a = {"-N", std::to_string(nodes), "-S", std::to_string(switches), "-P",
-                                std::to_string(ports)};
+  std::vector<std::string> a = {"-N", std::to_string(nodes), "-S", std::to_string(switches),
+                                "-P", std::to_string(ports)};
   if (linear_cap > kDefaultLinearCap) {
     a.push_back("-L");
     a.push_back(std::to_string(linear_cap));
@@ -161,8 +161,7 @@ std::vector<std::string> IbsimSizes::args() const {
 IbsimSizes ibsim_sizes(const FatTreeDesign& d) {
   size_t ports = d.hcas.size();  // one port per HCA
   for (const FatTreeSwitch& s : d.switches) ports += s.ports + 1;
-  return sizes_for(d.switches.size() + d.hcas.size(), d.switches.size(), ports,
-                   d.switches.size() + d.hcas.size());
+  return sizes_for(d.switches.size() + d.hcas.size(), d.switches.size(), ports, d.switches.size() + d.hcas.size());
 }
 
 IbsimSizes ibsim_sizes_for_netfile(const std::string& text) {

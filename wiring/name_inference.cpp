@@ -55,8 +55,7 @@ NameInference infer_switch_names(const topo::Fabric& f, const Wiring& w) {
       }
       const Proposal* best = nullptr;
       for (auto& [name, t] : tally)
-        if (!best || std::tie(t.votes, t.exact, best->name) > std::tie(best->votes, best->exact, t.name))
-          best = &t;
+        if (!best || std::tie(t.votes, t.exact, best->name) > std::tie(best->votes, best->exact, t.name)) best = &t;
       if (best) proposals.push_back(*best);
     }
     if (proposals.empty()) break;
@@ -104,13 +103,11 @@ std::string NameInference::to_text() const {
   for (const auto& n : named) {
     std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(n.guid));
     out += std::string(buf) + " \"" + n.name + "\"";
-    std::snprintf(buf, sizeof buf, " # confidence %.2f (%d of %d)\n", n.confidence(), n.agreeing,
-                  n.neighbours);
+    std::snprintf(buf, sizeof buf, " # confidence %.2f (%d of %d)\n", n.confidence(), n.agreeing, n.neighbours);
     out += buf;
   }
   for (uint64_t g : unnamed) {
-    std::snprintf(buf, sizeof buf, "# 0x%016llx: no planned name fits\n",
-                  static_cast<unsigned long long>(g));
+    std::snprintf(buf, sizeof buf, "# 0x%016llx: no planned name fits\n", static_cast<unsigned long long>(g));
     out += buf;
   }
   return out;

@@ -23,8 +23,7 @@ bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 // Splits one line into fields: RFC 4180 quoting ("" inside quotes is a quote), '#' outside
 // quotes starts a comment, unquoted fields are trimmed. Empty result = blank/comment line.
-std::vector<std::string> split_fields(std::string_view line, const std::string& origin,
-                                      int lineno) {
+std::vector<std::string> split_fields(std::string_view line, const std::string& origin, int lineno) {
   std::vector<std::string> fields;
   std::string field;
   size_t i = 0;
@@ -82,8 +81,7 @@ std::string lower(std::string s) {
 }
 
 // Maps header fields to columns; index[c] = field position or -1.
-std::array<int, kColumns> parse_header(const std::vector<std::string>& fields,
-                                       const std::string& origin, int lineno) {
+std::array<int, kColumns> parse_header(const std::vector<std::string>& fields, const std::string& origin, int lineno) {
   std::array<int, kColumns> index;
   index.fill(-1);
   std::vector<std::string> unknown;
@@ -106,7 +104,8 @@ std::array<int, kColumns> parse_header(const std::vector<std::string>& fields,
     throw InputError(origin, lineno, "unknown column '" + unknown.front() + "' (columns: " + kHeaderHint + ")");
   for (int c : {kANode, kAPort, kBNode, kBPort})
     if (index[c] < 0)
-      throw InputError(origin, lineno, "header lacks column '" + std::string(kColumnNames[c]) + "' (columns: " + kHeaderHint + ")");
+      throw InputError(origin, lineno,
+                       "header lacks column '" + std::string(kColumnNames[c]) + "' (columns: " + kHeaderHint + ")");
   return index;
 }
 
@@ -114,8 +113,9 @@ int parse_port(const std::string& text, const char* column, const std::string& o
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxPort)
-    throw InputError(origin, lineno, std::string("bad ") + column + " '" + text + "' (expected a port number 1.." +
-                                         std::to_string(kMaxPort) + ")");
+    throw InputError(
+        origin, lineno,
+        std::string("bad ") + column + " '" + text + "' (expected a port number 1.." + std::to_string(kMaxPort) + ")");
   return value;
 }
 
@@ -166,8 +166,9 @@ Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
       continue;
     }
     if (fields.size() != columns)
-      throw InputError(origin, lineno, "expected " + std::to_string(columns) + " fields as in the header, found " +
-                                           std::to_string(fields.size()));
+      throw InputError(
+          origin, lineno,
+          "expected " + std::to_string(columns) + " fields as in the header, found " + std::to_string(fields.size()));
     Cable c;
     c.line = lineno;
     c.a.node = fields[index[kANode]];
@@ -180,7 +181,8 @@ Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
       const std::string& r = fields[index[kRate]];
       c.rate = topo::parse_link_rate(r);
       if (!c.rate)
-        throw InputError(origin, lineno, "unknown rate '" + r + "' (expected width x speed such as 4xNDR or 4xHDR; empty = any)");
+        throw InputError(origin, lineno,
+                         "unknown rate '" + r + "' (expected width x speed such as 4xNDR or 4xHDR; empty = any)");
     }
     if (index[kCable] >= 0) c.label = fields[index[kCable]];
     if (c.a == c.b)
@@ -188,14 +190,15 @@ Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
     for (const CableEnd* e : {&c.a, &c.b}) {
       auto [it, fresh] = used.emplace(port_key(*e), lineno);
       if (!fresh)
-        throw InputError(origin, lineno, e->node + "[" + std::to_string(e->port) +
-                                             "] is already used by the cable on line " + std::to_string(it->second));
+        throw InputError(origin, lineno,
+                         e->node + "[" + std::to_string(e->port) + "] is already used by the cable on line " +
+                             std::to_string(it->second));
     }
     w.cables.push_back(std::move(c));
   }
   if (columns == 0)
-    throw InputError(origin, 0, std::string("no header row (empty or only comments): the first row must be ") +
-                                    kHeaderHint);
+    throw InputError(origin, 0,
+                     std::string("no header row (empty or only comments): the first row must be ") + kHeaderHint);
   return w;
 }
 

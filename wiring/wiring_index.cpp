@@ -51,7 +51,8 @@ WiringIndex::WiringIndex(const wiring::Wiring& plan) : plan_(plan) {
   std::vector<size_t> fill(cable_first_.begin(), cable_first_.end() - 1);
   for (size_t c = 0; c < ends_.size(); ++c) {
     for (WiringEnd e : {ends_[c].first, ends_[c].second}) {
-      port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)] = static_cast<int>(c);  // the loader rejects a port used twice
+      port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)] =
+          static_cast<int>(c);  // the loader rejects a port used twice
       cables_[fill[e.node]++] = static_cast<int>(c);
     }
   }
@@ -125,12 +126,10 @@ std::string pod_label(const std::vector<std::string_view>& switch_names, int ind
            prefix.size() < switch_names.front().size() &&
            std::isdigit(static_cast<unsigned char>(switch_names.front()[prefix.size()])))
       prefix.remove_suffix(1);
-    while (!prefix.empty() && !std::isalnum(static_cast<unsigned char>(prefix.back())))
-      prefix.remove_suffix(1);
-    bool has_digit = std::any_of(prefix.begin(), prefix.end(),
-                                 [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    if (has_digit && std::isdigit(static_cast<unsigned char>(prefix.back())))
-      return std::string(prefix);
+    while (!prefix.empty() && !std::isalnum(static_cast<unsigned char>(prefix.back()))) prefix.remove_suffix(1);
+    bool has_digit =
+        std::any_of(prefix.begin(), prefix.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (has_digit && std::isdigit(static_cast<unsigned char>(prefix.back()))) return std::string(prefix);
   }
   return "pod " + std::to_string(index + 1);
 }

@@ -64,9 +64,9 @@ class WiringIndex {
 // knows the node's type) tells.
 struct WiringLayout {
   std::vector<bool> is_hca;
-  std::vector<int> tier;      // 0 = HCA (or unknown), 1 = leaf, 2 = spine, ...
+  std::vector<int> tier;  // 0 = HCA (or unknown), 1 = leaf, 2 = spine, ...
   int top_tier = 0;
-  std::vector<int> pod;       // -1 = not in a pod (top tier, or a 2-tier plan)
+  std::vector<int> pod;  // -1 = not in a pod (top tier, or a 2-tier plan)
   std::vector<std::string> pod_label;
 
   // "leaf", "spine", "core", "tier 5"; "HCA" for tier 0.

@@ -30,11 +30,11 @@ int run_fat_tree_gen(const FatTreeGenOptions& o, std::ostream& out) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   out << describe(design);
-  out << fmt::format("wrote {}.csv ({} cables), {}.net ({} switches, {} HCAs{}), {}.node-name-map ({} "
-                     "switches) in {:.2f} s\n",
-                     prefix, design.wiring.cables.size(), prefix, design.switches.size(), design.hcas.size(),
-                     o.generic_switch_descriptions ? ", generic switch descriptions" : "", prefix,
-                     design.switches.size(), secs);
+  out << fmt::format(
+      "wrote {}.csv ({} cables), {}.net ({} switches, {} HCAs{}), {}.node-name-map ({} "
+      "switches) in {:.2f} s\n",
+      prefix, design.wiring.cables.size(), prefix, design.switches.size(), design.hcas.size(),
+      o.generic_switch_descriptions ? ", generic switch descriptions" : "", prefix, design.switches.size(), secs);
   topo::LinkRate sim = ibsim_rate(spec.rate);
   if (sim != spec.rate)
     out << fmt::format("note: the netfile simulates {} (ibsim 0.10 knows speeds up to HDR); the CSV says {}\n",
@@ -62,10 +62,9 @@ int run_name_switches(const NameSwitchesOptions& o, std::ostream& out) {
   topo::Fabric fabric = o.fabric.load();
   NameInference inf = infer_switch_names(fabric, plan);
   write_file_atomic(o.out, inf.to_text());
-  size_t unsure =
-      std::count_if(inf.named.begin(), inf.named.end(), [](const auto& n) { return n.confidence() < 1.0; });
-  out << fmt::format("{}: {} switches named, {} with confidence below 1, {} left unnamed\n", o.out,
-                     inf.named.size(), unsure, inf.unnamed.size());
+  size_t unsure = std::count_if(inf.named.begin(), inf.named.end(), [](const auto& n) { return n.confidence() < 1.0; });
+  out << fmt::format("{}: {} switches named, {} with confidence below 1, {} left unnamed\n", o.out, inf.named.size(),
+                     unsure, inf.unnamed.size());
   return inf.unnamed.empty() ? kExitOk : kExitFindings;
 }
 

@@ -11,22 +11,22 @@
 namespace ibburn::wiring {
 
 struct FatTreeGenOptions {
-  FatTreeSpec spec;               // preset and options already resolved
+  FatTreeSpec spec;  // preset and options already resolved
   bool generic_switch_descriptions = false;
-  std::string prefix;             // PREFIX.csv, PREFIX.net, PREFIX.node-name-map
+  std::string prefix;  // PREFIX.csv, PREFIX.net, PREFIX.node-name-map
 };
 int run_fat_tree_gen(const FatTreeGenOptions& options, std::ostream& out);
 
 struct FromFabricOptions {
   topo::FabricSource fabric;
-  std::string out;                // wiring CSV
+  std::string out;  // wiring CSV
 };
 int run_from_fabric(const FromFabricOptions& options, std::ostream& out);
 
 struct NameSwitchesOptions {
   topo::FabricSource fabric;
-  std::string wiring;             // wiring CSV (the plan)
-  std::string out;                // node-name-map, confidence as a trailing comment
+  std::string wiring;  // wiring CSV (the plan)
+  std::string out;     // node-name-map, confidence as a trailing comment
 };
 // 1 when some switch stays unnamed.
 int run_name_switches(const NameSwitchesOptions& options, std::ostream& out);

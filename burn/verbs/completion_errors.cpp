@@ -29,10 +29,8 @@ constexpr Entry kEntries[] = {
      "local length error: message larger than the receive buffer or the port allows"},
     {IBV_WC_LOC_QP_OP_ERR, "IBV_WC_LOC_QP_OP_ERR", "local_qp",
      "local QP operation error: malformed work request or QP limits exceeded"},
-    {IBV_WC_LOC_ACCESS_ERR, "IBV_WC_LOC_ACCESS_ERR", "local_access",
-     "local access error on an incoming write"},
-    {IBV_WC_REM_ABORT_ERR, "IBV_WC_REM_ABORT_ERR", "remote_abort",
-     "remote abort: the peer aborted the operation"},
+    {IBV_WC_LOC_ACCESS_ERR, "IBV_WC_LOC_ACCESS_ERR", "local_access", "local access error on an incoming write"},
+    {IBV_WC_REM_ABORT_ERR, "IBV_WC_REM_ABORT_ERR", "remote_abort", "remote abort: the peer aborted the operation"},
     {IBV_WC_BAD_RESP_ERR, "IBV_WC_BAD_RESP_ERR", "bad_response",
      "bad response from the peer: corrupted or unexpected transport response"},
     {IBV_WC_RESP_TIMEOUT_ERR, "IBV_WC_RESP_TIMEOUT_ERR", "response_timeout",
@@ -50,14 +48,12 @@ CompletionError describe_completion_error(ibv_wc_status status) {
   for (const Entry& e : kEntries) {
     if (e.status == status) return {e.kind, std::string(e.reason) + " (" + e.name + ")"};
   }
-  return {"completion_error",
-          "work completion failed with verbs status " + std::to_string(static_cast<int>(status))};
+  return {"completion_error", "work completion failed with verbs status " + std::to_string(static_cast<int>(status))};
 }
 
 CompletionError describe_poll_failure(int rc) {
-  return {"cq_overrun",
-          "ibv_poll_cq failed (" + std::to_string(rc) +
-              "): completion queue overrun or device failure; the CQ is unusable"};
+  return {"cq_overrun", "ibv_poll_cq failed (" + std::to_string(rc) +
+                            "): completion queue overrun or device failure; the CQ is unusable"};
 }
 
 }  // namespace ibburn::burn::verbs

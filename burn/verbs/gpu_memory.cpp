@@ -40,8 +40,7 @@ class GpuMemory final : public PayloadMemory {
 
 }  // namespace
 
-std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu,
-                                               int access) {
+std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access) {
   return std::make_unique<GpuMemory>(pd, bytes, gpu, access);
 }
 

@@ -21,15 +21,14 @@ class HostMemory final : public PayloadMemory {
  public:
   HostMemory(const rdma::ProtectionDomain& pd, size_t bytes, int numa_node, int access)
       : size_(bytes), mapped_((bytes + kHugePage - 1) / kHugePage * kHugePage) {
-    void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
     if (p != MAP_FAILED) {
       pages_ = "2 MiB huge pages";
     } else {
       p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (p == MAP_FAILED) {
-        throw EnvironmentError("cannot map " + std::to_string(mapped_) + " bytes of host memory: " +
-                               std::strerror(errno));
+        throw EnvironmentError("cannot map " + std::to_string(mapped_) +
+                               " bytes of host memory: " + std::strerror(errno));
       }
       // No reserved huge pages: ask for transparent ones.
       pages_ = ::madvise(p, mapped_, MADV_HUGEPAGE) == 0 ? "transparent huge pages" : "4 KiB pages";
@@ -83,8 +82,8 @@ int rdma_device_numa_node(const std::string& device, const std::string& sysfs_ro
   return node;
 }
 
-std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes,
-                                                int numa_node, int access) {
+std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes, int numa_node,
+                                                int access) {
   return std::make_unique<HostMemory>(pd, bytes, numa_node, access);
 }
 

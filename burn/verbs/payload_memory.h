@@ -14,7 +14,7 @@ namespace ibburn::burn::verbs {
 class PayloadMemory {
  public:
   virtual ~PayloadMemory() = default;
-  virtual void* data() const = 0;      // address the HCA sees (iova)
+  virtual void* data() const = 0;  // address the HCA sees (iova)
   virtual size_t size() const = 0;
   virtual const ibv_mr& mr() const = 0;
   virtual std::string description() const = 0;  // "host memory, NUMA node 1, 2 MiB huge pages"
@@ -27,11 +27,10 @@ class PayloadMemory {
 // NUMA node of an RDMA device from sysfs, -1 when unknown (no NUMA, or not a sysfs device).
 int rdma_device_numa_node(const std::string& device, const std::string& sysfs_root = "/sys");
 
-std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes,
-                                                int numa_node, int access);
+std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes, int numa_node,
+                                                int access);
 // Throws EnvironmentError when GPU memory cannot be used (no CUDA build, no GPU, or neither
 // dma-buf nor peer memory for registration).
-std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu,
-                                               int access);
+std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access);
 
 }  // namespace ibburn::burn::verbs

@@ -62,8 +62,7 @@ PortInfo query_port_info(const rdma::Context& context, uint8_t port, int gid_ind
   info.rate_gbps = port_rate_gbps(attr.active_width, attr.active_speed);
   info.gid_index = gid_index;
   if (int rc = api.query_gid(context.get(), port, gid_index, &info.gid); rc != 0) {
-    rdma::throw_verbs_error("ibv_query_gid(" + info.device + ", index " + std::to_string(gid_index) + ")",
-                      rc);
+    rdma::throw_verbs_error("ibv_query_gid(" + info.device + ", index " + std::to_string(gid_index) + ")", rc);
   }
   if (!info.roce) info.port_guid = be64toh(info.gid.global.interface_id);
   return info;

@@ -17,8 +17,8 @@ struct PortInfo {
   int gid_index = 0;
   ibv_gid gid{};
   ibv_mtu active_mtu = IBV_MTU_1024;
-  double rate_gbps = 0;     // data rate (after encoding), 0 when the speed is unknown
-  uint64_t port_guid = 0;   // interface id of GID 0: the port GUID on InfiniBand
+  double rate_gbps = 0;    // data rate (after encoding), 0 when the speed is unknown
+  uint64_t port_guid = 0;  // interface id of GID 0: the port GUID on InfiniBand
 };
 
 // Data rate of a port from ibv_port_attr's active_width (PortInfo flags: 1 = 1x, 2 = 4x,

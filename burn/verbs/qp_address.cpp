@@ -31,9 +31,15 @@ ibv_gid gid_from_hex(const std::string& s) {
 }  // namespace
 
 AddressBlob encode(const FlowAddress& a) {
-  nlohmann::json j{{"verbs", 1},          {"stage", a.stage}, {"flow", a.flow_id},
-                   {"lid", a.lid},        {"roce", a.roce},   {"gid", gid_hex(a.gid)},
-                   {"mtu", static_cast<int>(a.mtu)}, {"addr", a.addr}, {"rkey", a.rkey},
+  nlohmann::json j{{"verbs", 1},
+                   {"stage", a.stage},
+                   {"flow", a.flow_id},
+                   {"lid", a.lid},
+                   {"roce", a.roce},
+                   {"gid", gid_hex(a.gid)},
+                   {"mtu", static_cast<int>(a.mtu)},
+                   {"addr", a.addr},
+                   {"rkey", a.rkey},
                    {"slot", a.slot_bytes}};
   nlohmann::json qps = nlohmann::json::array();
   for (const QpEndpoint& q : a.qps) qps.push_back({q.qpn, q.psn});
@@ -81,8 +87,7 @@ QpTransition init_transition(uint8_t port, int access) {
   return t;
 }
 
-QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote,
-                            const QpEndpoint& remote_qp) {
+QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote, const QpEndpoint& remote_qp) {
   QpTransition t;
   t.attr.qp_state = IBV_QPS_RTR;
   t.attr.path_mtu = path_mtu(local.active_mtu, remote.mtu);
@@ -102,21 +107,21 @@ QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote,
     t.attr.ah_attr.is_global = 0;
     t.attr.ah_attr.dlid = remote.lid;
   }
-  t.mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-           IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+  t.mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+           IBV_QP_MIN_RNR_TIMER;
   return t;
 }
 
 QpTransition rts_transition(uint32_t psn) {
   QpTransition t;
   t.attr.qp_state = IBV_QPS_RTS;
-  t.attr.timeout = 14;    // 4.096 us * 2^14 = 67 ms per try; with 7 retries a dead peer shows in ~0.5 s
+  t.attr.timeout = 14;  // 4.096 us * 2^14 = 67 ms per try; with 7 retries a dead peer shows in ~0.5 s
   t.attr.retry_cnt = 7;
-  t.attr.rnr_retry = 7;   // infinite: a slow receiver throttles instead of failing the flow
+  t.attr.rnr_retry = 7;  // infinite: a slow receiver throttles instead of failing the flow
   t.attr.sq_psn = psn;
   t.attr.max_rd_atomic = 1;
-  t.mask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-           IBV_QP_MAX_QP_RD_ATOMIC;
+  t.mask =
+      IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
   return t;
 }
 

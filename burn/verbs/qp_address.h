@@ -22,7 +22,7 @@ struct FlowAddress {
   bool roce = false;
   ibv_gid gid{};
   ibv_mtu mtu = IBV_MTU_1024;
-  uint64_t addr = 0;      // base of the receive buffer: slot q of QP q at addr + q*slot
+  uint64_t addr = 0;  // base of the receive buffer: slot q of QP q at addr + q*slot
   uint32_t rkey = 0;
   uint64_t slot_bytes = 0;
   std::vector<QpEndpoint> qps;
@@ -40,8 +40,7 @@ struct QpTransition {
   int mask = 0;
 };
 QpTransition init_transition(uint8_t port, int access);
-QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote,
-                            const QpEndpoint& remote_qp);
+QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote, const QpEndpoint& remote_qp);
 QpTransition rts_transition(uint32_t psn);
 
 }  // namespace ibburn::burn::verbs

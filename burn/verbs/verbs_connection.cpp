@@ -21,15 +21,14 @@ constexpr auto kReceiveQuiet = 50ms;
 
 bool points_at_peer(const std::string& kind) {
   return kind == "peer_unreachable" || kind == "peer_not_ready" || kind == "remote_access" ||
-         kind == "remote_invalid_request" || kind == "remote_operation" ||
-         kind == "remote_abort" || kind == "response_timeout";
+         kind == "remote_invalid_request" || kind == "remote_operation" || kind == "remote_abort" ||
+         kind == "response_timeout";
 }
 
 }  // namespace
 
-VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device,
-                                 const VerbsSettings& settings, const ConnectionSpec& spec,
-                                 bool verify, const MemoryFactory& memory)
+VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device, const VerbsSettings& settings,
+                                 const ConnectionSpec& spec, bool verify, const MemoryFactory& memory)
     : device_(std::move(device)),
       api_(device_->context.api()),
       port_(device_->port),
@@ -129,8 +128,8 @@ void VerbsConnection::connect(const AddressBlob& peer, Clock::time_point /*deadl
                          std::to_string(qps_.size()) + " (same --qps on every rank)");
   }
   if (r.slot_bytes != settings_.message_size) {
-    throw TransportError(who + "peer uses " + std::to_string(r.slot_bytes) +
-                         "-byte messages, this end " + std::to_string(settings_.message_size));
+    throw TransportError(who + "peer uses " + std::to_string(r.slot_bytes) + "-byte messages, this end " +
+                         std::to_string(settings_.message_size));
   }
   if (r.roce != port_.roce) {
     throw TransportError(who + "link layers differ (one end InfiniBand, the other Ethernet)");
@@ -193,8 +192,8 @@ void VerbsConnection::fail(const CompletionError& e, size_t q) {
   const bool flush = e.kind == "flushed";
   // A flush only follows the real cause; let the cause replace it.
   if (!failure_ || (failure_is_flush_ && !flush)) {
-    std::string where = q < qps_.size() ? "QP " + std::to_string(q + 1) + "/" + std::to_string(qps_.size()) + ": "
-                                        : std::string();
+    std::string where =
+        q < qps_.size() ? "QP " + std::to_string(q + 1) + "/" + std::to_string(qps_.size()) + ": " : std::string();
     failure_ = TransportFailure{where + e.reason, points_at_peer(e.kind)};
     failure_is_flush_ = flush;
   }
@@ -233,8 +232,7 @@ void VerbsConnection::post_some(size_t q, int count, bool force_last_signal) {
 }
 
 template <class OnSuccess>
-bool VerbsConnection::poll_batch(const rdma::CompletionQueue& cq, std::atomic<uint64_t>& errors,
-                                 OnSuccess on_success) {
+bool VerbsConnection::poll_batch(const rdma::CompletionQueue& cq, std::atomic<uint64_t>& errors, OnSuccess on_success) {
   ibv_wc wc[kPollBatch];
   const int n = api_.poll_cq(cq.get(), kPollBatch, wc);
   if (n < 0) {
@@ -275,8 +273,8 @@ bool VerbsConnection::poll_receive() {
       rx_bytes_ += uint64_t(delta) * settings_.message_size;
     }
     if (verify_) {
-      rx_mismatches_ += recv_mem_->count_mismatches(q * settings_.message_size,
-                                                    settings_.message_size, spec_.flow_id, q);
+      rx_mismatches_ +=
+          recv_mem_->count_mismatches(q * settings_.message_size, settings_.message_size, spec_.flow_id, q);
     }
     post_receives(q, 1);
   });
@@ -313,8 +311,7 @@ void VerbsConnection::run() {
         if (!stopping) {
           const int count = std::min(w.room(), settings_.post_list);
           if (count > 0) post_some(q, count, false);
-        } else if (!qps_[q].tail_posted && w.outstanding() > 0 && w.room() > 0 &&
-                   !w.was_signalled(w.posted() - 1)) {
+        } else if (!qps_[q].tail_posted && w.outstanding() > 0 && w.room() > 0 && !w.was_signalled(w.posted() - 1)) {
           // Unsignalled writes at the end never complete on their own: signal one more.
           post_some(q, 1, true);
           qps_[q].tail_posted = true;

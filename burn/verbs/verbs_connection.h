@@ -36,8 +36,8 @@ using MemoryFactory =
 
 class VerbsConnection final : public Connection {
  public:
-  VerbsConnection(std::shared_ptr<const VerbsDevice> device, const VerbsSettings& settings, const ConnectionSpec& spec, bool verify,
-                  const MemoryFactory& memory);
+  VerbsConnection(std::shared_ptr<const VerbsDevice> device, const VerbsSettings& settings, const ConnectionSpec& spec,
+                  bool verify, const MemoryFactory& memory);
   ~VerbsConnection() override;
 
   const ConnectionSpec& spec() const override { return spec_; }

@@ -8,8 +8,7 @@
 namespace ibburn::burn::verbs {
 namespace {
 
-long long knob(const TransportOptions& o, const std::string& key, long long fallback, long long lo,
-               long long hi) {
+long long knob(const TransportOptions& o, const std::string& key, long long fallback, long long lo, long long hi) {
   const auto it = o.extra.find(key);
   if (it == o.extra.end()) return fallback;
   long long v = 0;
@@ -20,9 +19,9 @@ long long knob(const TransportOptions& o, const std::string& key, long long fall
     used = 0;
   }
   if (used == 0 || used != it->second.size() || v < lo || v > hi) {
-    throw InputError("--opt", 0,
-                     key + "=" + it->second + ": expected an integer from " + std::to_string(lo) +
-                         " to " + std::to_string(hi));
+    throw InputError(
+        "--opt", 0,
+        key + "=" + it->second + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
   }
   return v;
 }
@@ -35,8 +34,7 @@ VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
   if (o.message_size != 0) {
     // RDMA WRITE carries up to 2^31 bytes; below 64 bytes it measures the CPU, not the link.
     if (o.message_size < 64 || o.message_size > (1ull << 31)) {
-      throw InputError("--msg-size", 0,
-                       std::to_string(o.message_size) + " bytes: expected 64 B to 2 GiB");
+      throw InputError("--msg-size", 0, std::to_string(o.message_size) + " bytes: expected 64 B to 2 GiB");
     }
     s.message_size = o.message_size;
   }

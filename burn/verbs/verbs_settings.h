@@ -9,12 +9,12 @@
 namespace ibburn::burn::verbs {
 
 struct VerbsSettings {
-  int qps = 4;                 // RC QPs per flow
+  int qps = 4;  // RC QPs per flow
   size_t message_size = 1 << 20;
-  int tx_depth = 128;          // send-queue depth per QP
-  int signal_every = 32;       // one signalled (write-with-immediate) WR per this many
-  int post_list = 8;           // WRs chained into one ibv_post_send
-  int gid_index = 0;           // RoCE: which GID to source from
+  int tx_depth = 128;     // send-queue depth per QP
+  int signal_every = 32;  // one signalled (write-with-immediate) WR per this many
+  int post_list = 8;      // WRs chained into one ibv_post_send
+  int gid_index = 0;      // RoCE: which GID to source from
   bool relaxed_ordering = true;
 
   // Receives each QP keeps posted: one per signalled WR that can be in flight, plus slack.

@@ -80,12 +80,11 @@ class VerbsTransport final : public Transport {
   }
 
   std::unique_ptr<Connection> create(const ConnectionSpec& spec) override {
-    auto c = std::make_unique<VerbsConnection>(device_, parse_verbs_settings(options_, spec.streams),
-                                               spec, options_.verify, memory_);
+    auto c = std::make_unique<VerbsConnection>(device_, parse_verbs_settings(options_, spec.streams), spec,
+                                               options_.verify, memory_);
     // Which GPUDirect path a rank got (dma-buf or peer memory) differs between hosts: say it once.
     if (options_.gpu >= 0 && !announced_) {
-      std::cerr << "ibburn: verbs " << local_endpoint().endpoint << ": " << c->memory_description()
-                << "\n";
+      std::cerr << "ibburn: verbs " << local_endpoint().endpoint << ": " << c->memory_description() << "\n";
       announced_ = true;
     }
     return c;

@@ -37,8 +37,8 @@ Launch MpiRunTest::start_mpirun(int np, const std::string& rank_command, const s
                                 int limit_s) {
   const std::string log_path = dir_ + "/mpirun.log";
   const std::string tmpdir = tmp_.tmpdir();
-  std::vector<std::string> args{"timeout", "-k", "5", std::to_string(limit_s), "mpirun", "--oversubscribe",
-                                "-np", std::to_string(np)};
+  std::vector<std::string> args{
+      "timeout", "-k", "5", std::to_string(limit_s), "mpirun", "--oversubscribe", "-np", std::to_string(np)};
   args.insert(args.end(), mpi_args.begin(), mpi_args.end());
   args.insert(args.end(), {"sh", "-c", rank_command});
   Launch l;

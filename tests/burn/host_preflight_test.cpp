@@ -100,8 +100,9 @@ TEST_F(BurnPreflight, OnlyTheFailingHostIsRefused) {
   const std::string burn_cmd = ibburn_path() + " burn --out " + dir_ +
                                " --pattern one-to-one --duration 1s --streams 1 --expect-gbps 0.01 --host-sysfs-root " +
                                roots.path() + "/{host}";
-  auto l = start_mpirun(4, "h=host$(echo ab | cut -c$((OMPI_COMM_WORLD_RANK / 2 + 1))); exec unshare --uts sh -c \"hostname $h && exec " +
-                               burn_cmd + "\"");
+  auto l = start_mpirun(
+      4, "h=host$(echo ab | cut -c$((OMPI_COMM_WORLD_RANK / 2 + 1))); exec unshare --uts sh -c \"hostname $h && exec " +
+             burn_cmd + "\"");
   ASSERT_EQ(wait_mpirun(l), 1) << log();
   json s = read_json(dir_ + "/summary.json");
   ASSERT_EQ(s.at("host_checks").size(), 2u) << s.dump(1);

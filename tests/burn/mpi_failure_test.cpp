@@ -20,8 +20,8 @@ class BurnFailure : public MpiRunTest {
   // Each rank records its pid (sh's exec keeps it) so the test can signal one rank.
   Launch start(int np, const std::string& burn_args, const std::vector<std::string>& mpi_args = {}) {
     return start_mpirun(np,
-                        "echo $$ > " + dir_ + "/pid.$OMPI_COMM_WORLD_RANK; exec " + ibburn_path() +
-                            " burn --out " + dir_ + " " + burn_args,
+                        "echo $$ > " + dir_ + "/pid.$OMPI_COMM_WORLD_RANK; exec " + ibburn_path() + " burn --out " +
+                            dir_ + " " + burn_args,
                         mpi_args);
   }
 };

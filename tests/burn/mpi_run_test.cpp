@@ -83,7 +83,8 @@ TEST_F(BurnMpi, SlowFlowsAgainstAnImpossibleExpectationExitOne) {
 }
 
 TEST_F(BurnMpi, PlanFileRunsItsStagesAndBadPlanIsInputError) {
-  std::ofstream(dir_ + "/plan.json") << R"({"stages":[{"name":"one way","flows":[{"src":2,"dst":0,"bidirectional":false,"streams":3}]},
+  std::ofstream(dir_ + "/plan.json")
+      << R"({"stages":[{"name":"one way","flows":[{"src":2,"dst":0,"bidirectional":false,"streams":3}]},
      {"flows":[{"src":0,"dst":1},{"src":1,"dst":2,"bidirectional":false}]}]})";
   int rc = run_burn(3, "--plan " + dir_ + "/plan.json --duration 1s --quiet");
   ASSERT_EQ(rc, 0) << log();

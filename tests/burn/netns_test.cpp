@@ -35,11 +35,14 @@ class BurnNetns : public MpiRunTest {
     for (int i = 0; i < 4; ++i) {
       const std::string n = ns(std::to_string(i));
       ASSERT_EQ(sh("ip netns add " + n), 0);
-      ASSERT_EQ(sh("ip -n " + n + " link add eth0 type veth peer name p" + std::to_string(i) + " netns " + ns("br")), 0);
-      ASSERT_EQ(sh("ip -n " + n + " addr add " + addr(i) + "/24 dev eth0 && ip -n " + n + " link set eth0 up && ip -n " +
-                   n + " link set lo up"), 0);
+      ASSERT_EQ(sh("ip -n " + n + " link add eth0 type veth peer name p" + std::to_string(i) + " netns " + ns("br")),
+                0);
+      ASSERT_EQ(sh("ip -n " + n + " addr add " + addr(i) + "/24 dev eth0 && ip -n " + n +
+                   " link set eth0 up && ip -n " + n + " link set lo up"),
+                0);
       ASSERT_EQ(sh("ip -n " + ns("br") + " link set p" + std::to_string(i) + " master br0 && ip -n " + ns("br") +
-                   " link set p" + std::to_string(i) + " up"), 0);
+                   " link set p" + std::to_string(i) + " up"),
+                0);
     }
     // Host 1's link, both ways: its own egress, and the bridge's egress towards it.
     const std::string tbf = " root tbf rate 20mbit burst 32kbit latency 100ms";
@@ -60,9 +63,9 @@ class BurnNetns : public MpiRunTest {
 }  // namespace
 
 TEST_F(BurnNetns, RateLimitedHostIsFlaggedSlowOthersPass) {
-  std::string args = "--pattern one-to-one --duration 2s --streams 2 --expect-gbps 0.2 --quiet --netns " +
-                     ns("0") + "," + ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) +
-                     "," + addr(2) + "," + addr(3);
+  std::string args = "--pattern one-to-one --duration 2s --streams 2 --expect-gbps 0.2 --quiet --netns " + ns("0") +
+                     "," + ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) + "," +
+                     addr(2) + "," + addr(3);
   int rc = run_burn(4, args);
   EXPECT_EQ(rc, 1) << log();
   json s = read_json(dir_ + "/summary.json");

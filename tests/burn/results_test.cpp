@@ -22,9 +22,8 @@ SideReport side(std::uint32_t flow, int from, int to, bool rx, std::uint64_t byt
 
 TEST(MergeStage, RateComesFromTheReceiverAndBothDirectionsAreKept) {
   Stage st{"s", {{0, 1, true, 2}}};
-  std::vector<RankReport> reports{
-      {0, {side(0, 0, 1, false, 1000), side(0, 1, 0, true, 2'000'000'000)}},
-      {1, {side(0, 0, 1, true, 1'000'000'000), side(0, 1, 0, false, 5)}}};
+  std::vector<RankReport> reports{{0, {side(0, 0, 1, false, 1000), side(0, 1, 0, true, 2'000'000'000)}},
+                                  {1, {side(0, 0, 1, true, 1'000'000'000), side(0, 1, 0, false, 5)}}};
   StageResult r = merge_stage(1, st, reports, {}, false);
   ASSERT_EQ(r.flows.size(), 1u);
   ASSERT_EQ(r.flows[0].directions.size(), 2u);
@@ -39,9 +38,8 @@ TEST(MergeStage, RateComesFromTheReceiverAndBothDirectionsAreKept) {
 
 TEST(MergeStage, LostRankFailsItsFlowsOnlyAndKeepsTheRest) {
   Stage st{"s", {{0, 1, false, 1}, {2, 3, false, 1}}};
-  std::vector<RankReport> reports{{0, {side(0, 0, 1, false, 10)}},
-                                  {2, {side(1, 2, 3, false, 10)}},
-                                  {3, {side(1, 2, 3, true, 500'000'000)}}};
+  std::vector<RankReport> reports{
+      {0, {side(0, 0, 1, false, 10)}}, {2, {side(1, 2, 3, false, 10)}}, {3, {side(1, 2, 3, true, 500'000'000)}}};
   LostRanks lost{{1, "rank 1 (h1 eth0): control connection closed"}};
   StageResult r = merge_stage(1, st, reports, lost, false);
   EXPECT_EQ(r.flows[0].directions[0].status, DirectionStatus::Failed);

@@ -21,10 +21,9 @@ class LoopbackTcpPair : public TransportPair {
 };
 
 INSTANTIATE_TEST_SUITE_P(Tcp, TransportSuite,
-                         ::testing::Values(TransportBackend{
-                             "tcp_loopback", [](const burn::TransportOptions& o) {
-                               return std::make_unique<LoopbackTcpPair>(o);
-                             }}));
+                         ::testing::Values(TransportBackend{"tcp_loopback", [](const burn::TransportOptions& o) {
+                                                              return std::make_unique<LoopbackTcpPair>(o);
+                                                            }}));
 
 }  // namespace
 }  // namespace ibburn::testing

@@ -66,9 +66,8 @@ TEST_P(TransportSuite, BidirectionalFlowCountsBothDirections) {
   Flow f = connect_flow(*pair, true);
   f.a->start();
   f.b->start();
-  ASSERT_TRUE(eventually([&] {
-    return f.a->counters().rx.bytes >= (2u << 20) && f.b->counters().rx.bytes >= (2u << 20);
-  }));
+  ASSERT_TRUE(
+      eventually([&] { return f.a->counters().rx.bytes >= (2u << 20) && f.b->counters().rx.bytes >= (2u << 20); }));
   f.a->stop();
   f.b->stop();
   ASSERT_TRUE(f.a->wait(Clock::now() + 20s));

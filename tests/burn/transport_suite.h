@@ -31,8 +31,7 @@ struct TransportBackend {
 class TransportSuite : public ::testing::TestWithParam<TransportBackend> {};
 
 // One end of flow `flow` in stage 1.
-inline burn::ConnectionSpec flow_end(uint32_t flow, bool send, bool receive, int streams = 2,
-                                     bool initiator = false) {
+inline burn::ConnectionSpec flow_end(uint32_t flow, bool send, bool receive, int streams = 2, bool initiator = false) {
   burn::ConnectionSpec s;
   s.stage = 1;
   s.flow_id = flow;

@@ -69,8 +69,9 @@ TEST(Verdict, ExpectedRateIsSharedWhenAnEndpointSendsSeveralFlows) {
 }
 
 TEST(Verdict, FailedAndInterruptedAreNotJudgedByRate) {
-  auto v = judge_stage(stage(1, {{dir(0, 1, 999, DirectionStatus::Failed)}, {dir(2, 3, 1, DirectionStatus::Interrupted)}}),
-                       eps(4, 400), {0.9, 0});
+  auto v =
+      judge_stage(stage(1, {{dir(0, 1, 999, DirectionStatus::Failed)}, {dir(2, 3, 1, DirectionStatus::Interrupted)}}),
+                  eps(4, 400), {0.9, 0});
   EXPECT_EQ(v[0].verdict, Verdict::Failed);
   EXPECT_EQ(v[0].reason, "peer closed");
   EXPECT_EQ(v[1].verdict, Verdict::Interrupted);
@@ -78,10 +79,9 @@ TEST(Verdict, FailedAndInterruptedAreNotJudgedByRate) {
 
 TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
   // 4 ranks, one-to-one rounds; everything touching rank 1 is slow.
-  std::vector<StageResult> stages{
-      stage(1, {{dir(0, 1, 1), dir(1, 0, 1)}, {dir(2, 3, 10), dir(3, 2, 10)}}),
-      stage(2, {{dir(0, 2, 10), dir(2, 0, 10)}, {dir(1, 3, 1), dir(3, 1, 1)}}),
-      stage(3, {{dir(0, 3, 10), dir(3, 0, 10)}, {dir(1, 2, 1), dir(2, 1, 1)}})};
+  std::vector<StageResult> stages{stage(1, {{dir(0, 1, 1), dir(1, 0, 1)}, {dir(2, 3, 10), dir(3, 2, 10)}}),
+                                  stage(2, {{dir(0, 2, 10), dir(2, 0, 10)}, {dir(1, 3, 1), dir(3, 1, 1)}}),
+                                  stage(3, {{dir(0, 3, 10), dir(3, 0, 10)}, {dir(1, 2, 1), dir(2, 1, 1)}})};
   SummaryInput in;
   in.stages = stages;
   in.stages_planned = 3;
@@ -104,11 +104,10 @@ TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
 
 TEST(Verdict, UnexplainedBadDirectionMakesSuspect) {
   // Rank 0 is slow towards 1 only; 1 is fine with 2: neither is bad everywhere.
-  std::vector<DirectionVerdict> d{
-      {1, 0, 0, 1, 1, 10, Verdict::Slow, "slow"},
-      {1, 1, 2, 3, 10, 10, Verdict::Pass, ""},
-      {1, 2, 0, 3, 10, 10, Verdict::Pass, ""},
-      {1, 3, 1, 2, 10, 10, Verdict::Pass, ""}};
+  std::vector<DirectionVerdict> d{{1, 0, 0, 1, 1, 10, Verdict::Slow, "slow"},
+                                  {1, 1, 2, 3, 10, 10, Verdict::Pass, ""},
+                                  {1, 2, 0, 3, 10, 10, Verdict::Pass, ""},
+                                  {1, 3, 1, 2, 10, 10, Verdict::Pass, ""}};
   auto e = judge_endpoints(d, 4, {});
   EXPECT_EQ(e[0].verdict, Verdict::Suspect);
   EXPECT_EQ(e[1].verdict, Verdict::Suspect);
@@ -119,7 +118,10 @@ TEST(Verdict, UnexplainedBadDirectionMakesSuspect) {
 }
 
 TEST(Verdict, LostRankIsNamedAndItsPeersAreNotBlamed) {
-  StageResult st = stage(1, {{dir(0, 1, 0, DirectionStatus::Failed)}, {dir(2, 3, 10)}, {dir(1, 2, 0, DirectionStatus::Failed)}, {dir(3, 0, 10)}});
+  StageResult st = stage(1, {{dir(0, 1, 0, DirectionStatus::Failed)},
+                             {dir(2, 3, 10)},
+                             {dir(1, 2, 0, DirectionStatus::Failed)},
+                             {dir(3, 0, 10)}});
   SummaryInput in;
   in.stages = {st};
   in.endpoints = eps(4, 10);
@@ -135,7 +137,8 @@ TEST(Verdict, LostRankIsNamedAndItsPeersAreNotBlamed) {
   EXPECT_EQ(e[0].at("verdict"), "pass");
   EXPECT_EQ(e[2].at("verdict"), "pass");
   bool named = false;
-  for (const auto& f : s.findings) named |= f.kind == "lost_rank" && f.message.find("rank 1 (h1 eth0)") != std::string::npos;
+  for (const auto& f : s.findings)
+    named |= f.kind == "lost_rank" && f.message.find("rank 1 (h1 eth0)") != std::string::npos;
   EXPECT_TRUE(named);
 }
 

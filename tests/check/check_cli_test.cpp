@@ -66,8 +66,8 @@ class TopoCheckCli : public ::testing::Test {
 };
 
 TEST_F(TopoCheckCli, CleanFabricExitsZeroWithEmptyFindings) {
-  auto r = ibburn({"topo", "check", "--wiring", plan, "--fabric", netfile(design), "--node-name-map", map,
-                   "--json", dir + "/f.json"});
+  auto r = ibburn({"topo", "check", "--wiring", plan, "--fabric", netfile(design), "--node-name-map", map, "--json",
+                   dir + "/f.json"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "topo check: OK, no findings\n");
   EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/f.json")), nlohmann::json::parse(R"({"findings": []})"));
@@ -105,7 +105,8 @@ TEST_F(TopoCheckCli, SnapshotsOfEachIslandAreMergedIntoOneSplit) {
   auto b = testing::build_fabric(testing::split_top_tier(design), {}, testing::design_guids(design));
   auto islands = b.fabric.islands();
   ASSERT_EQ(islands.size(), 2u);
-  std::vector<std::string> args = {"topo", "check", "--wiring", plan, "--node-name-map", map, "--json", dir + "/f.json"};
+  std::vector<std::string> args = {"topo", "check",  "--wiring",     plan, "--node-name-map",
+                                   map,    "--json", dir + "/f.json"};
   for (size_t i = 0; i < islands.size(); ++i) {
     std::string snap = dir + "/island" + std::to_string(i) + ".json";
     topo::save_fabric_file(testing::island_snapshot(b.fabric, islands[i]), snap);
@@ -124,7 +125,8 @@ TEST_F(TopoCheckCli, SnapshotsOfEachIslandAreMergedIntoOneSplit) {
 }
 
 TEST_F(TopoCheckCli, NameSwitchesWritesTheMapWithConfidences) {
-  auto r = ibburn({"wiring", "name-switches", "--wiring", plan, "--fabric", netfile(design), "-o", dir + "/inferred.map"});
+  auto r =
+      ibburn({"wiring", "name-switches", "--wiring", plan, "--fabric", netfile(design), "-o", dir + "/inferred.map"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto inferred = topo::NodeNameMap::load(dir + "/inferred.map");
   auto truth = wiring::node_name_map(design);

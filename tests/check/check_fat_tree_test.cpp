@@ -15,8 +15,8 @@
 namespace ibburn::topo {
 namespace {
 
-using testing::BuiltFabric;
 using testing::build_fabric;
+using testing::BuiltFabric;
 
 wiring::FatTreeSpec spec(int tiers, int radix, int hosts, int hcas) {
   wiring::FatTreeSpec s;
@@ -46,9 +46,9 @@ std::vector<Finding> check_inferred(BuiltFabric b, const wiring::Wiring& plan) {
 }
 
 TEST(TopoCheckFatTree, CleanFabricsOfEveryGeneratedSizeHaveNoFinding) {
-  std::vector<wiring::FatTreeSpec> specs = {spec(2, 8, 4, 1), spec(2, 16, 16, 4), spec(2, 64, 256, 8),
-                                            spec(3, 8, 15, 2), spec(3, 16, 64, 4),
-                                            *wiring::fat_tree_preset("field-notes")};
+  std::vector<wiring::FatTreeSpec> specs = {spec(2, 8, 4, 1),    spec(2, 16, 16, 4),
+                                            spec(2, 64, 256, 8), spec(3, 8, 15, 2),
+                                            spec(3, 16, 64, 4),  *wiring::fat_tree_preset("field-notes")};
   specs[1].rail_optimized = false;
   for (const auto& s : specs) {
     auto d = wiring::generate_fat_tree(s);

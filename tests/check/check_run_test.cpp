@@ -36,10 +36,13 @@ class CheckRun : public ::testing::Test {
     return run_check(o_, out_, err_);
   }
 
-  wiring::Wiring plan_ = ibburn::testing::make_plan(
-      {{"h1 mlx5_0", 1, "leaf1", 1}, {"h2 mlx5_0", 1, "leaf2", 1}, {"leaf1", 3, "spine1", 1},
-       {"leaf2", 3, "spine1", 2}, {"leaf1", 4, "spine2", 1}, {"leaf2", 4, "spine2", 2}},
-      "4xHDR");
+  wiring::Wiring plan_ = ibburn::testing::make_plan({{"h1 mlx5_0", 1, "leaf1", 1},
+                                                     {"h2 mlx5_0", 1, "leaf2", 1},
+                                                     {"leaf1", 3, "spine1", 1},
+                                                     {"leaf2", 3, "spine1", 2},
+                                                     {"leaf1", 4, "spine2", 1},
+                                                     {"leaf2", 4, "spine2", 2}},
+                                                    "4xHDR");
   ibburn::testing::BuiltFabric built_;
   CheckRunOptions o_;
   std::ostringstream out_, err_;

@@ -126,8 +126,8 @@ class TopoCheckSim : public ::testing::Test {
     std::vector<std::string> snaps;
     for (const char* host : {"host001 mlx5_0", "host005 mlx5_0"}) {
       std::string snap = dir + "/snap-" + std::to_string(snaps.size()) + ".json";
-      auto r = f.run({kIbburn, "topo", "discover", "-o", snap}, std::chrono::seconds(60),
-                     {{"SIM_HOST", sim_host(host)}});
+      auto r =
+          f.run({kIbburn, "topo", "discover", "-o", snap}, std::chrono::seconds(60), {{"SIM_HOST", sim_host(host)}});
       EXPECT_EQ(r.exit_code, 0) << r.err;
       snaps.push_back(snap);
     }
@@ -211,9 +211,8 @@ TEST_F(TopoCheckSim, LinkAt1xIsDegraded) {
 }
 
 TEST_F(TopoCheckSim, HostNotInThePlanIsUnknownNode) {
-  std::erase_if(plan.wiring.cables, [](const wiring::Cable& c) {
-    return c.a.node == "host006 mlx5_0" || c.b.node == "host006 mlx5_0";
-  });
+  std::erase_if(plan.wiring.cables,
+                [](const wiring::Cable& c) { return c.a.node == "host006 mlx5_0" || c.b.node == "host006 mlx5_0"; });
   SimFabric f(write("net", netfile_text()));
   EXPECT_EQ(check(f), (std::map<std::string, int>{{"unknown_node", 1}})) << summary_;
   EXPECT_NE(summary_.find("host006 mlx5_0 (CA"), std::string::npos) << summary_;
@@ -265,8 +264,7 @@ TEST_F(TopoCheckSim, SplitFabricWithSmInOneIslandIsSplitAndOneNoSm) {
   EXPECT_EQ(kinds.count("port_down"), 0u) << summary_;
   EXPECT_EQ(kinds.count("port_not_active"), 0u) << summary_;
   EXPECT_EQ(rc, 1);
-  EXPECT_NE(summary_.find("no active subnet manager in an island of the fabric (2 switches, 2 HCAs"),
-            std::string::npos)
+  EXPECT_NE(summary_.find("no active subnet manager in an island of the fabric (2 switches, 2 HCAs"), std::string::npos)
       << summary_;
 }
 

@@ -13,8 +13,8 @@
 namespace ibburn::topo {
 namespace {
 
-using testing::BuiltFabric;
 using testing::build_fabric;
+using testing::BuiltFabric;
 using testing::make_plan;
 
 // Two leaves, two spines, four HCAs.
@@ -89,11 +89,10 @@ TEST(TopoCheck, TwoCablesSwappedOnALeafAreOneFinding) {
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, "swapped");
-  for (auto [n, p] : std::vector<std::pair<std::string, int>>{
-           {"leaf1", 1}, {"leaf1", 2}, {"h1 mlx5_0", 1}, {"h2 mlx5_0", 1}})
+  for (auto [n, p] :
+       std::vector<std::pair<std::string, int>>{{"leaf1", 1}, {"leaf1", 2}, {"h1 mlx5_0", 1}, {"h2 mlx5_0", 1}})
     EXPECT_TRUE(names_port(fs[0], n, p)) << n;
-  EXPECT_NE(fs[0].message.find("exchange the plugs in leaf1[1] and leaf1[2]"), std::string::npos)
-      << fs[0].message;
+  EXPECT_NE(fs[0].message.find("exchange the plugs in leaf1[1] and leaf1[2]"), std::string::npos) << fs[0].message;
 }
 
 TEST(TopoCheck, CrossedUplinksBetweenTwoSwitchesAreSwapped) {
@@ -165,7 +164,8 @@ TEST(TopoCheck, PlannedLinkUpButNotActiveIsPortNotActive) {
 
 TEST(TopoCheck, PlannedLinkPhysicallyDownIsPortDown) {
   auto plan = mini_plan();
-  for (auto [state, phys] : {std::pair{PortState::Down, PhysState::Polling}, {PortState::Down, PhysState::Disabled},
+  for (auto [state, phys] : {std::pair{PortState::Down, PhysState::Polling},
+                             {PortState::Down, PhysState::Disabled},
                              {PortState::Init, PhysState::LinkErrorRecovery}}) {
     auto b = build_fabric(plan);
     b.fabric.port(b.at("leaf2", 3)).state = state;
@@ -311,8 +311,8 @@ TEST(TopoCheck, CutUplinksSplitTheFabricIntoTwoIslands) {
   // leaf2's uplinks unplugged: leaf2 and its hosts form an island of their own.
   testing::unplug(b.fabric, b.at("leaf2", 3));
   testing::unplug(b.fabric, b.at("leaf2", 4));
-  auto snap_a = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"),
-                                                    b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
+  auto snap_a = testing::island_snapshot(
+      b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"), b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
   auto snap_b = testing::island_snapshot(b.fabric, {b.id.at("leaf2"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
   Fabric merged = merge_fabrics({snap_a, snap_b});
   auto fs = check::check_wiring(merged, plan);
@@ -353,8 +353,8 @@ TEST(TopoCheck, NodesBeyondTheVantagePointAreUnreached) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   // Discovery from h1 with a hop limit: spines report links it did not follow.
-  auto snap = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"),
-                                                  b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
+  auto snap = testing::island_snapshot(
+      b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"), b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
   for (auto name : {"spine1", "spine2"}) snap.node(*snap.find_name(name)).port(2)->peer_unreached = true;
   auto fs = check::check_wiring(snap, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;

@@ -144,11 +144,10 @@ wiring::Wiring split_top_tier(const wiring::FatTreeDesign& d) {
     if (s.tier == wiring::Tier::Spine) pod_of_spine[s.name] = s.pod;
   }
   const int per_pod = static_cast<int>(cores.size()) / sh.pods;  // cores each pod keeps
-  std::vector<int> used(static_cast<size_t>(sh.pods), 0);       // uplinks placed per pod
+  std::vector<int> used(static_cast<size_t>(sh.pods), 0);        // uplinks placed per pod
   for (auto& c : w.cables) {
     auto it = pod_of_spine.find(c.a.node);
-    if (it == pod_of_spine.end() || std::find(cores.begin(), cores.end(), c.b.node) == cores.end())
-      continue;
+    if (it == pod_of_spine.end() || std::find(cores.begin(), cores.end(), c.b.node) == cores.end()) continue;
     int p = it->second, i = used[p]++;
     c.b.node = cores[static_cast<size_t>(p + sh.pods * (i / sh.radix % per_pod))];
     c.b.port = i % sh.radix + 1;

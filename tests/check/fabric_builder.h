@@ -37,8 +37,8 @@ std::unordered_map<std::string, uint64_t> design_guids(const wiring::FatTreeDesi
 wiring::Wiring make_plan(const std::vector<std::tuple<std::string, int, std::string, int>>& rows,
                          const std::string& rate = "4xHDR");
 
-void unplug(topo::Fabric& f, topo::PortEnd p);                 // both ends go Down/Polling
-void swap_peers(topo::Fabric& f, topo::PortEnd p, topo::PortEnd q);  // exchange the plugs in p and q
+void unplug(topo::Fabric& f, topo::PortEnd p);                          // both ends go Down/Polling
+void swap_peers(topo::Fabric& f, topo::PortEnd p, topo::PortEnd q);     // exchange the plugs in p and q
 void move_plug(topo::Fabric& f, topo::PortEnd from, topo::PortEnd to);  // the plug in `from` goes to `to`
 // Every linked port of `nodes` goes Initialize (still LinkUp), as where no subnet manager runs.
 void deactivate(topo::Fabric& f, const std::vector<topo::NodeId>& nodes);

@@ -20,6 +20,5 @@ TEST(Duration, RejectsGarbage) {
 }
 
 TEST(Duration, FormatsRoundTrip) {
-  for (auto d : {500ms, 1000ms, 60000ms, 3600000ms, 90000ms})
-    EXPECT_EQ(parse_duration(ibburn::format_duration(d)), d);
+  for (auto d : {500ms, 1000ms, 60000ms, 3600000ms, 90000ms}) EXPECT_EQ(parse_duration(ibburn::format_duration(d)), d);
 }

@@ -26,8 +26,7 @@ TEST(Finding, JsonRoundTrip) {
 }
 
 TEST(Finding, SummaryIsWorstFirstWithCounts) {
-  std::vector<Finding> v = {make("degraded", Severity::Warning, "a", 1),
-                            make("split", Severity::Critical, "b", 0),
+  std::vector<Finding> v = {make("degraded", Severity::Warning, "a", 1), make("split", Severity::Critical, "b", 0),
                             make("degraded", Severity::Warning, "c", 2)};
   std::ostringstream os;
   print_summary(os, "topo check", v);

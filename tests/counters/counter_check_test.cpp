@@ -125,12 +125,10 @@ TEST(Snapshot, JsonRoundTripKeepsWidthsAndStates) {
 }
 
 TEST(Snapshot, MalformedSnapshotIsAnInputError) {
-  EXPECT_THROW(snapshot_from_json(nlohmann::json::parse(R"({"ports": 3})"), "b.json"),
-               ibburn::InputError);
-  EXPECT_THROW(snapshot_from_json(
-                   nlohmann::json::parse(
-                       R"({"time_ms": 1, "ports": [{"node": "a", "port": 1,
+  EXPECT_THROW(snapshot_from_json(nlohmann::json::parse(R"({"ports": 3})"), "b.json"), ibburn::InputError);
+  EXPECT_THROW(snapshot_from_json(nlohmann::json::parse(
+                                      R"({"time_ms": 1, "ports": [{"node": "a", "port": 1,
                            "counters": {"Bogus": 1}}]})"),
-                   "b.json"),
+                                  "b.json"),
                ibburn::InputError);
 }

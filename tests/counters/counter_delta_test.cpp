@@ -8,8 +8,7 @@ using namespace ibburn;
 using namespace ibburn::counters;
 
 namespace {
-PortSample sample(uint64_t guid, int port, uint64_t sym, uint64_t xmit_words,
-                  uint64_t rcv_words) {
+PortSample sample(uint64_t guid, int port, uint64_t sym, uint64_t xmit_words, uint64_t rcv_words) {
   PortSample p;
   p.node = "n" + std::to_string(guid);
   p.node_guid = guid;
@@ -63,7 +62,6 @@ TEST(CounterDelta, ThresholdsApplyToTheRiseNotTheTotal) {
   EXPECT_EQ(findings[0].kind, "errors");
   EXPECT_EQ(findings[0].ports[0].port, 2);
   EXPECT_EQ(findings[0].details["counters"]["SymbolErrorCounter"]["rise"], 11);
-  EXPECT_DOUBLE_EQ(findings[0].details["counters"]["SymbolErrorCounter"]["per_hour"].get<double>(),
-                   11.0);
+  EXPECT_DOUBLE_EQ(findings[0].details["counters"]["SymbolErrorCounter"]["per_hour"].get<double>(), 11.0);
   EXPECT_FALSE(findings[0].details["counters"]["SymbolErrorCounter"].contains("per_terabyte"));
 }

@@ -97,8 +97,7 @@ class CountersSim : public ::testing::Test {
       if (!line.empty() && line[0] != ' ') in_kind = line == kind + ":";
       if (!in_kind || line.rfind("  [", 0) != 0) continue;
       size_t name = line.find("] ") + 2, open = line.find('[', name), close = line.find("]:", open);
-      ports.insert({line.substr(name, open - name),
-                    std::stoi(line.substr(open + 1, close - open - 1))});
+      ports.insert({line.substr(name, open - name), std::stoi(line.substr(open + 1, close - open - 1))});
     }
     return ports;
   }
@@ -187,8 +186,9 @@ TEST_F(CountersSim, SaturatedThenClearedThenBaselineDeltas) {
 }
 
 TEST_F(CountersSim, ErrorSweepFlagsWhatTheFullSweepAndIbqueryerrorsFlag) {
-  std::string th = thresholds("SymbolErrorCounter=10\nLinkDownedCounter=10\nPortRcvErrors=10\n"
-                              "PortXmitWait=4294967295\n");
+  std::string th = thresholds(
+      "SymbolErrorCounter=10\nLinkDownedCounter=10\nPortRcvErrors=10\n"
+      "PortXmitWait=4294967295\n");
   // The summary of the error sweep (default) is the full sweep's, word for word, and its
   // `errors` ports are those ibqueryerrors flags.
   auto compare = [&](const PortSet& errors, const PortSet& saturated) {
@@ -230,8 +230,7 @@ TEST_F(CountersSim, UnreachablePortsAreReportedAndTheSweepGoesOn) {
   perf_set(R"(PerformanceSet "sw1"[2] PortCounters.SymbolErrorCounter=99)");
   sim_->console(R"(Unlink "h3"[1])");  // h3 keeps its LID in the fabric file
   std::string json = dir_ + "/out.json";
-  auto r = ibburn({"counters", "--fabric", fabric_, "--json", json, "--timeout", "50ms",
-                   "--retries", "1"});
+  auto r = ibburn({"counters", "--fabric", fabric_, "--json", json, "--timeout", "50ms", "--retries", "1"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(flagged(json, "unreachable"), (PortSet{{"h3", 1}}));
   EXPECT_EQ(flagged(json, "errors"), (PortSet{{"sw1", 2}}));
@@ -242,20 +241,18 @@ TEST_F(CountersSim, UnreachablePortsAreReportedAndTheSweepGoesOn) {
 }
 
 TEST_F(CountersSim, BadThresholdFileIsAnInputError) {
-  auto r = ibburn({"counters", "--fabric", fabric_, "--thresholds",
-                   thresholds("SymbolErrorCounter=10\nNoSuchCounter=1\n")});
+  auto r =
+      ibburn({"counters", "--fabric", fabric_, "--thresholds", thresholds("SymbolErrorCounter=10\nNoSuchCounter=1\n")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("thresholds:2: unknown counter 'NoSuchCounter'"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("thresholds:2: unknown counter 'NoSuchCounter'"), std::string::npos) << r.err;
 }
 
 TEST_F(CountersSim, WatchFlagsTheCycledLinkAndNoOther) {
   std::string json = dir_ + "/watch.json", events = dir_ + "/events.jsonl";
   ibburn::testing::CommandResult watch;
   std::thread t([&] {
-    watch = ibburn({"counters", "watch", "--fabric", fabric_, "--interval", "150ms",
-                    "--duration", "12s", "--timeout", "50ms", "--retries", "1", "--json", json,
-                    "--events", events},
+    watch = ibburn({"counters", "watch", "--fabric", fabric_, "--interval", "150ms", "--duration", "12s", "--timeout",
+                    "50ms", "--retries", "1", "--json", json, "--events", events},
                    std::chrono::seconds(60));
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));
@@ -274,12 +271,10 @@ TEST_F(CountersSim, WatchFlagsTheCycledLinkAndNoOther) {
     if (f["kind"] == "flapping") flaps.push_back(f);
   ASSERT_EQ(flaps.size(), 1u) << j["findings"].dump(1);
   PortSet ends;
-  for (const auto& p : flaps[0]["ports"])
-    ends.insert({p["node"].get<std::string>(), p["port"].get<int>()});
+  for (const auto& p : flaps[0]["ports"]) ends.insert({p["node"].get<std::string>(), p["port"].get<int>()});
   EXPECT_EQ(ends, (PortSet{{"sw1", 1}, {"h1", 1}}));
   // Nothing else went wrong on the fabric.
-  for (const auto& f : j["findings"])
-    EXPECT_EQ(f["kind"], "flapping") << f.dump();
+  for (const auto& f : j["findings"]) EXPECT_EQ(f["kind"], "flapping") << f.dump();
   // The events stream saw the state changes of that port.
   std::ifstream in(events);
   std::string line;

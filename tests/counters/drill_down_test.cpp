@@ -27,7 +27,7 @@ TEST(DrillDown, TotalsAtTheThresholdCannotHideAFlaggedPort) {
   v.set(Counter::SymbolErrorCounter, t.get(Counter::SymbolErrorCounter), 16);
   EXPECT_FALSE(totals_need_drill_down(v, t));  // each port <= the sum <= the threshold
   v.set(Counter::SymbolErrorCounter, t.get(Counter::SymbolErrorCounter) + 1, 16);
-  EXPECT_TRUE(totals_need_drill_down(v, t));   // one port may hold all of it
+  EXPECT_TRUE(totals_need_drill_down(v, t));  // one port may hold all of it
 }
 
 TEST(DrillDown, AnyErrorCounterAboveItsThresholdDrills) {

@@ -26,9 +26,8 @@ struct Series {
   Snapshot next() {
     Snapshot s;
     s.time_ms = static_cast<int64_t>(sweeps.size()) * 1000;
-    s.ports = {base("sw", 1, 1, {"h1", 1}), base("h1", 2, 1, {"sw", 1}),
-               base("sw", 1, 2, {"h2", 1}), base("h2", 3, 1, {"sw", 2}),
-               base("sw", 1, 3, {"", 0})};
+    s.ports = {base("sw", 1, 1, {"h1", 1}), base("h1", 2, 1, {"sw", 1}), base("sw", 1, 2, {"h2", 1}),
+               base("h2", 3, 1, {"sw", 2}), base("sw", 1, 3, {"", 0})};
     s.ports[4].peer.reset();
     s.ports[4].state = PortState::Down;
     return s;
@@ -64,9 +63,8 @@ TEST(FlapDetector, TwoObservedBouncesFlagOnlyThatLink) {
   Series s;
   Feed r;
   // sw[1] goes Down/Active twice; its peer h1 cannot be reached while the link is down.
-  const std::vector<PortState> pattern = {PortState::Active, PortState::Down,
-                                          PortState::Active, PortState::Init,
-                                          PortState::Active, PortState::Active};
+  const std::vector<PortState> pattern = {PortState::Active, PortState::Down,   PortState::Active,
+                                          PortState::Init,   PortState::Active, PortState::Active};
   for (PortState st : pattern) {
     Snapshot snap = s.next();
     snap.ports[0].state = st;

@@ -71,8 +71,7 @@ TEST(PerfqueryText, MalformedLinesNameTheLine) {
 
 TEST(IbqueryerrorsCorpus, CounterNamesAreOursAndSaturationShows) {
   IBBURN_SKIP_WITHOUT_CORPUS();
-  auto out = counters::testing::parse_ibqueryerrors(
-      corpus("ibqueryerrors/sx6036-fdr-linux-rdma-2021.txt"));
+  auto out = counters::testing::parse_ibqueryerrors(corpus("ibqueryerrors/sx6036-fdr-linux-rdma-2021.txt"));
   EXPECT_EQ(out.summary_bad_ports, 14);
   EXPECT_EQ(out.flagged().size(), 14u);
   for (const auto& [port, counters] : out.ports)

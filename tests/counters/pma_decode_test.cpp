@@ -10,19 +10,33 @@ using namespace ibburn::counters;
 
 TEST(PmaDecode, PortCountersAtTheirIbaOffsets) {
   std::array<uint8_t, kMadDataSize> d{};
-  d[1] = 7;                    // PortSelect
-  d[4] = 0xFF; d[5] = 0xFF;    // SymbolErrorCounter (16 bits)
-  d[6] = 3;                    // LinkErrorRecoveryCounter (8)
-  d[7] = 9;                    // LinkDownedCounter (8)
-  d[8] = 0x01; d[9] = 0x02;    // PortRcvErrors
-  d[14] = 0x00; d[15] = 0x2A;  // PortXmitDiscards
-  d[17] = 5;                   // PortRcvConstraintErrors
-  d[19] = 0xA3;                // LocalLinkIntegrityErrors=0xA, ExcessiveBufferOverrun=3
-  d[20] = 0; d[21] = 4;        // QP1Dropped
-  d[22] = 0; d[23] = 6;        // VL15Dropped
-  d[24] = 0x01; d[25] = 0x02; d[26] = 0x03; d[27] = 0x04;  // PortXmitData
-  d[36] = 0xFF; d[37] = 0xFF; d[38] = 0xFF; d[39] = 0xFF;  // PortRcvPkts
-  d[40] = 0; d[41] = 0; d[42] = 0x10; d[43] = 0;            // PortXmitWait
+  d[1] = 7;  // PortSelect
+  d[4] = 0xFF;
+  d[5] = 0xFF;  // SymbolErrorCounter (16 bits)
+  d[6] = 3;     // LinkErrorRecoveryCounter (8)
+  d[7] = 9;     // LinkDownedCounter (8)
+  d[8] = 0x01;
+  d[9] = 0x02;  // PortRcvErrors
+  d[14] = 0x00;
+  d[15] = 0x2A;  // PortXmitDiscards
+  d[17] = 5;     // PortRcvConstraintErrors
+  d[19] = 0xA3;  // LocalLinkIntegrityErrors=0xA, ExcessiveBufferOverrun=3
+  d[20] = 0;
+  d[21] = 4;  // QP1Dropped
+  d[22] = 0;
+  d[23] = 6;  // VL15Dropped
+  d[24] = 0x01;
+  d[25] = 0x02;
+  d[26] = 0x03;
+  d[27] = 0x04;  // PortXmitData
+  d[36] = 0xFF;
+  d[37] = 0xFF;
+  d[38] = 0xFF;
+  d[39] = 0xFF;  // PortRcvPkts
+  d[40] = 0;
+  d[41] = 0;
+  d[42] = 0x10;
+  d[43] = 0;  // PortXmitWait
   CounterValues c;
   decode_port_counters(d.data(), c);
   EXPECT_EQ(c.get(Counter::SymbolErrorCounter), 0xFFFFu);
@@ -44,9 +58,18 @@ TEST(PmaDecode, PortCountersAtTheirIbaOffsets) {
 
 TEST(PmaDecode, ExtendedCountersReplaceTheDataCountersWith64Bits) {
   std::array<uint8_t, kMadDataSize> pc{}, ext{};
-  pc[24] = 0xFF; pc[25] = 0xFF; pc[26] = 0xFF; pc[27] = 0xFF;  // 32-bit PortXmitData pinned
-  ext[8] = 0x00; ext[9] = 0x00; ext[10] = 0x21; ext[11] = 0x03;  // PortXmitData (64 bits)
-  ext[12] = 0x00; ext[13] = 0x00; ext[14] = 0x00; ext[15] = 0x80;
+  pc[24] = 0xFF;
+  pc[25] = 0xFF;
+  pc[26] = 0xFF;
+  pc[27] = 0xFF;  // 32-bit PortXmitData pinned
+  ext[8] = 0x00;
+  ext[9] = 0x00;
+  ext[10] = 0x21;
+  ext[11] = 0x03;  // PortXmitData (64 bits)
+  ext[12] = 0x00;
+  ext[13] = 0x00;
+  ext[14] = 0x00;
+  ext[15] = 0x80;
   ext[71] = 0x05;  // PortMulticastRcvPkts: bytes 64..71
   CounterValues c;
   decode_port_counters(pc.data(), c);

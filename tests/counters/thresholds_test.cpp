@@ -48,12 +48,9 @@ static std::string error_of(const std::string& text) {
 }
 
 TEST(Thresholds, MalformedLinesNameFileAndLine) {
-  EXPECT_EQ(error_of("SymbolErrorCounter=1\nbogus line\n"),
-            "th.conf:2: expected Name=value, got 'bogus line'");
-  EXPECT_NE(error_of("# c\nSymbolErrors=3\n").find("th.conf:2: unknown counter 'SymbolErrors'"),
-            std::string::npos);
-  EXPECT_NE(error_of("PortRcvErrors=ten\n").find("th.conf:1: threshold for PortRcvErrors"),
-            std::string::npos);
+  EXPECT_EQ(error_of("SymbolErrorCounter=1\nbogus line\n"), "th.conf:2: expected Name=value, got 'bogus line'");
+  EXPECT_NE(error_of("# c\nSymbolErrors=3\n").find("th.conf:2: unknown counter 'SymbolErrors'"), std::string::npos);
+  EXPECT_NE(error_of("PortRcvErrors=ten\n").find("th.conf:1: threshold for PortRcvErrors"), std::string::npos);
   EXPECT_NE(error_of("PortRcvErrors=-1\n").find("th.conf:1:"), std::string::npos);
   EXPECT_NE(error_of("PortRcvErrors=\n").find("th.conf:1:"), std::string::npos);
   // Data counters exist but ibqueryerrors does not threshold them.

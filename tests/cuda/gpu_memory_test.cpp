@@ -14,10 +14,10 @@
 namespace ibburn::cuda {
 namespace {
 
-#define REQUIRE_GPU()                                                             \
-  do {                                                                            \
-    if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";                 \
-    if (device_count() == 0) GTEST_SKIP() << "no GPU visible to this process";    \
+#define REQUIRE_GPU()                                                          \
+  do {                                                                         \
+    if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";              \
+    if (device_count() == 0) GTEST_SKIP() << "no GPU visible to this process"; \
   } while (0)
 
 TEST(GpuMemory, WithoutCudaEveryGpuCallSaysSo) {
@@ -39,7 +39,7 @@ TEST(GpuMemory, MissingGpuIsAnEnvironmentError) {
 TEST(GpuMemory, FillKernelWritesTheSharedPattern) {
   REQUIRE_GPU();
   DeviceBuffer b(0, 3 << 20);
-  EXPECT_EQ(b.allocated(), 4u << 20);  // 2 MiB granularity for dma-buf export
+  EXPECT_EQ(b.allocated(), 4u << 20);      // 2 MiB granularity for dma-buf export
   b.fill_pattern(1 << 20, 1 << 20, 9, 4);  // the second MiB only
   std::vector<uint64_t> host((2 << 20) / 8);
   b.copy_to_host(host.data(), 0, 2 << 20);

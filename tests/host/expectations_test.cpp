@@ -36,7 +36,8 @@ TEST(Expectations, ErrorsNameFileAndLine) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(message("gpus=8\n\ngpu=8\n").rfind("site.expect:3: unknown key 'gpu'", 0), 0u) << message("gpus=8\n\ngpu=8\n");
+  EXPECT_EQ(message("gpus=8\n\ngpu=8\n").rfind("site.expect:3: unknown key 'gpu'", 0), 0u)
+      << message("gpus=8\n\ngpu=8\n");
   EXPECT_NE(message("gpus=eight\n").find("site.expect:1: gpus must be a count"), std::string::npos);
   EXPECT_NE(message("rate=fast\n").find("site.expect:1: rate"), std::string::npos);
   EXPECT_NE(message("link_layer=IB\n").find("InfiniBand or Ethernet"), std::string::npos);

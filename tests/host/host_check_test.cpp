@@ -27,8 +27,7 @@ class HostCheck : public ::testing::Test {
  protected:
   // Writes the server and checks it with a faked dma-buf probe.
   HostReport check(const ServerSpec& s, DmaBuf dmabuf = DmaBuf::Unsupported,
-                   std::optional<std::string> kmsg = std::nullopt,
-                   std::optional<std::string> expect = std::nullopt) {
+                   std::optional<std::string> kmsg = std::nullopt, std::optional<std::string> expect = std::nullopt) {
     std::string root = dir_.path() + "/sys" + std::to_string(runs_++);
     std::filesystem::create_directories(root);
     fixture::write_sysfs(s, root);
@@ -193,9 +192,8 @@ TEST_F(HostCheck, NoPeerMemoryIsFound) {
 TEST_F(HostCheck, GpuWhoseHcaIsAcrossTheSocket) {
   ServerSpec s = dgx_h100();
   // mlx5_7 sits in a socket-0 slot instead of GPU7's switch on socket 1.
-  std::erase_if(s.functions, [](const fixture::FunctionSpec& f) {
-    return f.bdf == hca_bdf(7) || f.bdf == hca_port_bdf(7);
-  });
+  std::erase_if(s.functions,
+                [](const fixture::FunctionSpec& f) { return f.bdf == hca_bdf(7) || f.bdf == hca_port_bdf(7); });
   fixture::FunctionSpec port = s.function("0000:00:1c.0");
   port.bdf = "0000:00:1e.0";
   s.functions.push_back(port);
@@ -245,12 +243,19 @@ TEST_F(HostCheck, GpuBehindASecondSwitchIsPxbFineUnlessPixIsRequired) {
 TEST_F(HostCheck, KernelLogLinesOnThePathsAreErrorsOthersInfo) {
   std::string log = write(
       "dmesg.txt",
-      "[    7.412345] mlx5_core " + hca_bdf(3) + ": 126.024 Gb/s available PCIe bandwidth, limited by 32.0 GT/s "
-      "PCIe x4 link at " + hca_port_bdf(3) + " (capable of 504.112 Gb/s with 32.0 GT/s PCIe x16 link)\n"
-      "[    7.412345] mlx5_core " + hca_bdf(3) + ": 126.024 Gb/s available PCIe bandwidth, limited by 32.0 GT/s "
-      "PCIe x4 link at " + hca_port_bdf(3) + " (capable of 504.112 Gb/s with 32.0 GT/s PCIe x16 link)\n"
-      "[    3.000000] pci 0000:02:00.0: 2.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x1 link "
-      "at 0000:00:1c.0 (capable of 4.000 Gb/s with 5.0 GT/s PCIe x1 link)\n");
+      "[    7.412345] mlx5_core " + hca_bdf(3) +
+          ": 126.024 Gb/s available PCIe bandwidth, limited by 32.0 GT/s "
+          "PCIe x4 link at " +
+          hca_port_bdf(3) +
+          " (capable of 504.112 Gb/s with 32.0 GT/s PCIe x16 link)\n"
+          "[    7.412345] mlx5_core " +
+          hca_bdf(3) +
+          ": 126.024 Gb/s available PCIe bandwidth, limited by 32.0 GT/s "
+          "PCIe x4 link at " +
+          hca_port_bdf(3) +
+          " (capable of 504.112 Gb/s with 32.0 GT/s PCIe x16 link)\n"
+          "[    3.000000] pci 0000:02:00.0: 2.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x1 link "
+          "at 0000:00:1c.0 (capable of 4.000 Gb/s with 5.0 GT/s PCIe x1 link)\n");
   HostReport r = check(dgx_h100(), DmaBuf::Unsupported, log);
   EXPECT_EQ(problems(r), std::vector<std::string>{"pcie_limited_at_boot@" + hca_bdf(3) + " mlx5_3"});
   int info = 0;

@@ -171,8 +171,10 @@ std::string write_sysfs(const ServerSpec& s, const std::string& root_str) {
     fs::create_directory_symlink(dir.lexically_relative(ib_class), ib_class / h.name);
   }
   for (const auto& m : s.peer_memory) {
-    if (m == "nvidia_peermem") put(root / "module/nvidia_peermem/version", "535.104.05\n");
-    else put(root / "kernel/mm/memory_peers" / m / "version", "1.3-0\n");
+    if (m == "nvidia_peermem")
+      put(root / "module/nvidia_peermem/version", "535.104.05\n");
+    else
+      put(root / "kernel/mm/memory_peers" / m / "version", "1.3-0\n");
   }
   return root_str;
 }

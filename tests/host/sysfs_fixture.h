@@ -18,9 +18,9 @@ struct FunctionSpec {
   int numa_node = -1;
   std::string speed = "32.0 GT/s PCIe", max_speed = "32.0 GT/s PCIe";
   int width = 16, max_width = 16;
-  std::optional<int> port_type;       // PCIe capability port type; nullopt: no PCIe capability
+  std::optional<int> port_type;         // PCIe capability port type; nullopt: no PCIe capability
   std::optional<uint16_t> acs_control;  // nullopt: no ACS capability
-  size_t config_size = 4096;          // 64 is what an unprivileged reader gets
+  size_t config_size = 4096;            // 64 is what an unprivileged reader gets
 };
 
 struct IbPortSpec {

@@ -44,8 +44,8 @@ FatTree make_fat_tree(int leaves, int hosts_per_leaf, int spines, int cables) {
     for (size_t h = 0; h < t.hosts.size(); ++h) {
       uint16_t lid = t.fabric.node(t.hosts[h]).ports[1].lid;
       int hl = static_cast<int>(h) / hosts_per_leaf;
-      lft[lid] = hl == l ? static_cast<uint8_t>(h % hosts_per_leaf + 1)
-                         : static_cast<uint8_t>(hosts_per_leaf + 1 + h % up);
+      lft[lid] =
+          hl == l ? static_cast<uint8_t>(h % hosts_per_leaf + 1) : static_cast<uint8_t>(hosts_per_leaf + 1 + h % up);
     }
     t.lfts.by_switch_guid[t.fabric.node(t.leaves[l]).guid] = lft;
   }

@@ -24,9 +24,7 @@ TEST(Localize, NamesTheCableOnEverySlowPathAndNoHealthyOne) {
   EXPECT_DOUBLE_EQ(s[0].confidence, 1.0);
 }
 
-TEST(Localize, NothingSlowNothingNamed) {
-  EXPECT_TRUE(localize({{{{0, 1}}, false}}, 1).empty());
-}
+TEST(Localize, NothingSlowNothingNamed) { EXPECT_TRUE(localize({{{{0, 1}}, false}}, 1).empty()); }
 
 TEST(Localize, SimulatedBurnWithOneCableAt25PercentNamesIt) {
   auto t = fixture::make_fat_tree(4, 4, 4);
@@ -58,8 +56,10 @@ TEST(Localize, HealthyFabricHasNoSlowFlows) {
 TEST(Localize, TwoCulpritsOnDifferentFlowsAreNotTies) {
   // Slow flows {0,1} cross edge 2 and {3,4} cross edge 5: two culprits, each certain.
   std::vector<ObservedFlow> obs = {
-      {{{0, 1}, {2, 1}}, true}, {{{1, 1}, {2, 1}}, true},
-      {{{3, 1}, {5, 1}}, true}, {{{4, 1}, {5, 1}}, true},
+      {{{0, 1}, {2, 1}}, true},
+      {{{1, 1}, {2, 1}}, true},
+      {{{3, 1}, {5, 1}}, true},
+      {{{4, 1}, {5, 1}}, true},
       {{{0, 1}, {1, 1}, {3, 1}, {4, 1}}, false},
   };
   auto s = localize(obs, 6);
@@ -90,7 +90,7 @@ TEST(ProbeShifts, AlternateForwardAndBackwardSkippingUsedPairs) {
   EXPECT_EQ(minus1[0], (PlannedFlow{10, 15}));
   ProbeShifts q({0, 1, 2, 3});
   for (int i = 0; i < 4; ++i) q.mark_used(i, (i + 1) % 4);  // shift +1 already burned
-  EXPECT_EQ(q.next()[0], (PlannedFlow{0, 3}));                     // so -1 comes first
+  EXPECT_EQ(q.next()[0], (PlannedFlow{0, 3}));              // so -1 comes first
   int stages = 1;
   while (!q.next().empty()) ++stages;
   EXPECT_EQ(stages, 2);  // then +2 (== -2 for 4 ranks); nothing is left

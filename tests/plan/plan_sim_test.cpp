@@ -25,8 +25,8 @@ class PlanOnIbsim : public ::testing::Test {
 
   // Plans `design` on the live simulated fabric; returns the proof and the plan, and keeps
   // the fabric (fabric.json) and its forwarding tables (lfts.json) in dir_.
-  void plan(const wiring::FatTreeDesign& design, nlohmann::json& proof, nlohmann::json& plan,
-            int expected_exit = 0, const std::function<void(const testing::SimFabric&)>& then = {}) {
+  void plan(const wiring::FatTreeDesign& design, nlohmann::json& proof, nlohmann::json& plan, int expected_exit = 0,
+            const std::function<void(const testing::SimFabric&)>& then = {}) {
     const std::string net = dir_ + "/design.net";
     write_file_atomic(net, wiring::to_ibsim_netfile(design));
     testing::SimOptions sim;
@@ -37,8 +37,8 @@ class PlanOnIbsim : public ::testing::Test {
     const std::string bin = std::string(IBBURN_BINARY_DIR) + "/ibburn";
     auto d = fabric.run({bin, "topo", "discover", "-o", dir_ + "/fabric.json"}, std::chrono::seconds(300));
     ASSERT_EQ(d.exit_code, 0) << d.out << d.err;
-    auto r = fabric.run({bin, "plan", "--fabric", "live", "--routing", "lft", "-o", dir_ + "/plan.json",
-                         "--proof", dir_ + "/proof.json", "--save-lfts", dir_ + "/lfts.json"},
+    auto r = fabric.run({bin, "plan", "--fabric", "live", "--routing", "lft", "-o", dir_ + "/plan.json", "--proof",
+                         dir_ + "/proof.json", "--save-lfts", dir_ + "/lfts.json"},
                         std::chrono::seconds(300));
     ASSERT_EQ(r.exit_code, expected_exit) << r.out << r.err;
     EXPECT_NE(r.out.find("stage(s) (lower bound"), std::string::npos) << r.out;
@@ -113,10 +113,9 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
     write_file_atomic(dir + "/names", wiring::node_name_map(design).to_text());
     for (const std::string bad : {"pod2-spine03[5]", "pod5-leaf07[33]", "core17[2]"}) {
       const std::string out = dir + "/burn-" + bad.substr(0, bad.find('['));
-      auto r = fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim",
-                           "--fabric", dir + "/fabric.json", "--lfts", dir + "/lfts.json",
-                           "--node-name-map", dir + "/names", "--plan", dir + "/plan.json",
-                           "--degrade", bad + "=0.25", "--out", out, "--quiet"},
+      auto r = fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim", "--fabric",
+                           dir + "/fabric.json", "--lfts", dir + "/lfts.json", "--node-name-map", dir + "/names",
+                           "--plan", dir + "/plan.json", "--degrade", bad + "=0.25", "--out", out, "--quiet"},
                           std::chrono::seconds(120));
       ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
       auto summary = nlohmann::json::parse(read_file(out + "/summary.json"));
@@ -143,7 +142,6 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
   }
   EXPECT_EQ(uncovered, 16u);
   EXPECT_NE(proof["notes"].dump().find("no route between the endpoints uses them"), std::string::npos);
-
 }
 
 }  // namespace

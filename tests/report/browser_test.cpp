@@ -35,16 +35,26 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   const auto& hca_cable = d.wiring.cables[5];
   const auto& uplink = d.wiring.cables[5000];
   run.counters = nlohmann::json{{"ports", nlohmann::json::array()}, {"findings", nlohmann::json::array()}};
-  run.counters->at("findings").push_back(to_json(Finding{"errors", Severity::Error, "SymbolErrorCounter 40",
-      {{hca_cable.b.node, hca_cable.b.port}, {hca_cable.a.node, hca_cable.a.port}}, {}}));
-  run.topo = std::vector<Finding>{{"miswired", Severity::Error, "found elsewhere",
-      {{uplink.a.node, uplink.a.port}, {uplink.b.node, uplink.b.port}}, {}}};
+  run.counters->at("findings")
+      .push_back(to_json(Finding{"errors",
+                                 Severity::Error,
+                                 "SymbolErrorCounter 40",
+                                 {{hca_cable.b.node, hca_cable.b.port}, {hca_cable.a.node, hca_cable.a.port}},
+                                 {}}));
+  run.topo = std::vector<Finding>{{"miswired",
+                                   Severity::Error,
+                                   "found elsewhere",
+                                   {{uplink.a.node, uplink.a.port}, {uplink.b.node, uplink.b.port}},
+                                   {}}};
 
   // A burn over every HCA, one of them slow (on another leaf than the bad cable), for the heat map.
   nlohmann::json eps = nlohmann::json::array();
   for (size_t i = 0; i < d.hcas.size(); ++i)
-    eps.push_back({{"rank", i}, {"host", d.hcas[i].host}, {"endpoint", "mlx5_" + std::to_string(d.hcas[i].hca) + ":1"},
-                   {"verdict", i == 78 ? "slow" : "pass"}, {"min_tx_gbps", i == 78 ? 120.0 : 390.0},
+    eps.push_back({{"rank", i},
+                   {"host", d.hcas[i].host},
+                   {"endpoint", "mlx5_" + std::to_string(d.hcas[i].hca) + ":1"},
+                   {"verdict", i == 78 ? "slow" : "pass"},
+                   {"min_tx_gbps", i == 78 ? 120.0 : 390.0},
                    {"min_rx_gbps", 391.0}});
   run.burn = nlohmann::json{{"verdict", "fail"}, {"endpoints", eps}};
 
@@ -57,9 +67,11 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   const std::string html = tmp.file("report.html");
   const std::string dom = tmp.file("dom.html");
   write_file_atomic(html, report::html_report(run, &fabric, "field-notes fabric"));
-  const std::string flags = "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+  const std::string flags =
+      "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
       "--no-first-run --disable-background-networking --disable-component-update --disable-sync "
-      "--user-data-dir=" + tmp.file("profile") + " --window-size=1400,1000 ";
+      "--user-data-dir=" +
+      tmp.file("profile") + " --window-size=1400,1000 ";
   ASSERT_EQ(std::system((flags + "--dump-dom file://" + html + " > " + dom + " 2>/dev/null").c_str()), 0);
   const std::string dumped = read_file(dom);
   EXPECT_NE(dumped.find(R"(<pre id="js-errors" style="color:#d93025"></pre>)"), std::string::npos)

@@ -2,7 +2,6 @@
 // either side fails here rather than reading as a default.
 #include <gtest/gtest.h>
 
-
 #include "burn/verdict.h"
 #include "common/file_io.h"
 #include "report/history.h"
@@ -56,8 +55,10 @@ TEST(ReportBurnSummary, WhatTheBurnWritesReachesPrometheusAndHistory) {
            "ibburn_burn_endpoint_verdict{host=\"gpu001\",endpoint=\"mlx5_0:1\",verdict=\"suspect\"} 1\n",
            "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"tx\"} 99\n",
            "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"rx\"} 33\n",
-           "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu002:mlx5_0:1\",verdict=\"pass\"} 99\n",
-           "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu002:mlx5_0:1\",to=\"gpu001:mlx5_0:1\",verdict=\"slow\"} 33\n",
+           "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu002:mlx5_0:1\",verdict="
+           "\"pass\"} 99\n",
+           "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu002:mlx5_0:1\",to=\"gpu001:mlx5_0:1\",verdict="
+           "\"slow\"} 33\n",
        })
     EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in:\n" << text;
 

@@ -69,14 +69,12 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
   for (const auto& e : m.edges) {
     const auto& a = m.boxes[e.a].name;
     const auto& b = m.boxes[e.b].name;
-    if ((a == "leaf1" && b == "spine1") || (b == "leaf1" && a == "spine1"))
-{
+    if ((a == "leaf1" && b == "spine1") || (b == "leaf1" && a == "spine1")) {
       ++bundles;
       EXPECT_EQ(e.cables, 2);
       EXPECT_EQ(e.verdict, CableVerdict::Slow);  // one of the two is the suspect
     }
-    if ((a == "leaf2" && b == "spine1") || (b == "leaf2" && a == "spine1"))
-{
+    if ((a == "leaf2" && b == "spine1") || (b == "leaf2" && a == "spine1")) {
       ++bundles;
       EXPECT_EQ(e.cables, 2);
       EXPECT_EQ(e.verdict, CableVerdict::Missing);
@@ -96,7 +94,7 @@ TEST(ReportHtml, EscapesAndHasVerdictFirst) {
   const std::string html = html_report(run, &f, "t");
   EXPECT_EQ(html.find("<script>alert"), std::string::npos);
   EXPECT_LT(html.find("FAIL"), html.find("<svg"));
-  EXPECT_EQ(html.find("http://") , html.find("http://www.w3.org/2000/svg"));  // nothing fetched
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // nothing fetched
   EXPECT_NE(html.find(R"(class="verdict fail")"), std::string::npos);
   EXPECT_NE(html_report(RunData{}, nullptr, "t").find(R"(class="verdict pass")"), std::string::npos);
 }

@@ -21,8 +21,9 @@ RunData run_with(std::vector<std::string> slow, bool bad_cable) {
     {"node":"leaf1","port":1,"peer":{"node":"gpu001 mlx5_0","port":1},"counters":{}},
     {"node":"leaf1","port":2,"peer":{"node":"gpu002 mlx5_0","port":1},"counters":{}}],"findings":[]})");
   if (bad_cable)
-    run.counters->at("findings").push_back(nlohmann::json::parse(
-        R"({"kind":"errors","severity":"error","message":"SymbolErrorCounter 40",
+    run.counters->at("findings")
+        .push_back(nlohmann::json::parse(
+            R"({"kind":"errors","severity":"error","message":"SymbolErrorCounter 40",
             "ports":[{"node":"leaf1","port":2},{"node":"gpu002 mlx5_0","port":1}]})"));
   return run;
 }

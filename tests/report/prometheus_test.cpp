@@ -6,7 +6,9 @@ using namespace ibburn;
 using namespace ibburn::report;
 
 TEST(ReportPrometheus, EscapesLabelValues) {
-  EXPECT_EQ(escape_label_value(R"(a\b"c)" "\nd"), R"(a\\b\"c\nd)");
+  EXPECT_EQ(escape_label_value(R"(a\b"c)"
+                               "\nd"),
+            R"(a\\b\"c\nd)");
   EXPECT_EQ(escape_label_value("plain name"), "plain name");
 }
 
@@ -30,7 +32,8 @@ TEST(ReportPrometheus, BurnRatesAndVerdicts) {
             "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"rx\"} 391\n"
             "# HELP ibburn_burn_flow_gbps Rate of one direction of a flow, Gb/s (receiver's count).\n"
             "# TYPE ibburn_burn_flow_gbps gauge\n"
-            "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu\\\"2:mlx5_0:1\",verdict=\"slow\"} 12.25\n");
+            "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu\\\"2:mlx5_0:1\",verdict="
+            "\"slow\"} 12.25\n");
 }
 
 TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
@@ -38,7 +41,8 @@ TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
   run.topo = std::vector<Finding>{{"missing", Severity::Error, "m1", {}, {}},
                                   {"missing", Severity::Error, "m2", {}, {}},
                                   {"split", Severity::Critical, "s", {}, {}}};
-  run.counters = nlohmann::json::parse(R"({"ports":[{"node":"leaf\\1","port":3,"counters":{"SymbolErrorCounter":12,"PortXmitWait":0}}],
+  run.counters = nlohmann::json::parse(
+      R"({"ports":[{"node":"leaf\\1","port":3,"counters":{"SymbolErrorCounter":12,"PortXmitWait":0}}],
     "findings":[{"kind":"errors","severity":"error","message":"x","ports":[{"node":"leaf\\1","port":3}]}]})");
   run.hosts = {{"gpu001", {{"acs_enabled", Severity::Error, "acs", {}, {}}}}, {"gpu002", {}}};
   EXPECT_EQ(prometheus_text(run),

@@ -37,7 +37,7 @@ class CorpusTest : public ::testing::Test {
 }  // namespace ibburn::testing
 
 // For a test in a suite that also has tests without the corpus.
-#define IBBURN_SKIP_WITHOUT_CORPUS()                                                              \
-  do {                                                                                            \
+#define IBBURN_SKIP_WITHOUT_CORPUS()                                                          \
+  do {                                                                                        \
     if (auto why_ = ::ibburn::testing::corpus_missing(); !why_.empty()) GTEST_SKIP() << why_; \
   } while (0)

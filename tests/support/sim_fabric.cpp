@@ -102,8 +102,8 @@ std::vector<std::string> merged_environment(const std::map<std::string, std::str
 
 // fork + exec in a new process group with stdin/stdout/stderr on the given fds
 // (-1 = /dev/null). Everything the child needs is prepared before fork.
-int spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-          const std::string& cwd, int in_fd, int out_fd, int err_fd) {
+int spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const std::string& cwd,
+          int in_fd, int out_fd, int err_fd) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -145,8 +145,7 @@ bool alive(int pid) {
 }  // namespace
 
 bool SimFabric::available() {
-  return executable_in_path("ibsim") && executable_in_path("opensm") &&
-         ::access(kUmad2sim, R_OK) == 0;
+  return executable_in_path("ibsim") && executable_in_path("opensm") && ::access(kUmad2sim, R_OK) == 0;
 }
 
 SimFabric::SimFabric(const std::string& netfile, SimOptions options)
@@ -324,8 +323,7 @@ CommandResult SimFabric::run(const std::vector<std::string>& argv, std::chrono::
 }
 
 std::string SimFabric::console(const std::string& command) {
-  if (command.find('\n') != std::string::npos)
-    throw std::invalid_argument("sim fabric: one console command at a time");
+  if (command.find('\n') != std::string::npos) throw std::invalid_argument("sim fabric: one console command at a time");
   const std::string line = command + "\n";
   if (::write(console_fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
     throw std::runtime_error("sim fabric: cannot write to ibsim console");

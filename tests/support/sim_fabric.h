@@ -13,14 +13,14 @@
 namespace ibburn::testing {
 
 struct SimOptions {
-  bool opensm = true;          // start opensm and wait for LIDs (needed for PerfMgt)
-  std::string sim_host;        // SIM_HOST for commands run by default (empty: first node)
+  bool opensm = true;    // start opensm and wait for LIDs (needed for PerfMgt)
+  std::string sim_host;  // SIM_HOST for commands run by default (empty: first node)
   std::chrono::seconds start_timeout{60};
   // ibsim table sizes (-N/-S/-P); 0 = computed from the netfile with headroom.
   int max_nodes = 0;
   int max_switches = 0;
   int max_ports = 0;
-  bool keep_workdir = false;   // leave logs behind for debugging
+  bool keep_workdir = false;  // leave logs behind for debugging
   // Extra opensm arguments, e.g. {"-R", "ftree"}: the default minhop engine leaves all but
   // one of several parallel cables between two switches without routes.
   std::vector<std::string> opensm_args;
@@ -46,8 +46,7 @@ class SimFabric {
 
   // Runs `argv` under LD_PRELOAD=libumad2sim.so with this fabric's IBSIM_SOCKNAME (and
   // SIM_HOST when set), capturing output; kills it after `timeout`.
-  CommandResult run(const std::vector<std::string>& argv,
-                    std::chrono::seconds timeout = std::chrono::seconds(60),
+  CommandResult run(const std::vector<std::string>& argv, std::chrono::seconds timeout = std::chrono::seconds(60),
                     const std::map<std::string, std::string>& extra_env = {}) const;
 
   // Sends one ibsim console command (e.g. `Unlink "sw1"[3]`) and waits until it took effect

@@ -57,8 +57,7 @@ class SimFabricTest : public ::testing::Test {
 
 int count_matches(const std::string& text, const std::string& re) {
   std::regex r(re);
-  return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), r),
-                                        std::sregex_iterator()));
+  return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), r), std::sregex_iterator()));
 }
 
 TEST_F(SimFabricTest, DiscoversEveryNodeAndLink) {
@@ -142,8 +141,7 @@ TEST_F(SimFabricTest, DestructorLeavesNoProcessOrDirectory) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     std::ifstream env(entry.path() / "environ");
     std::string content((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
-    if (content.find(marker) != std::string::npos)
-      leftover += entry.path().string() + " ";
+    if (content.find(marker) != std::string::npos) leftover += entry.path().string() + " ";
   }
   EXPECT_TRUE(leftover.empty()) << leftover;
 }

@@ -46,8 +46,7 @@ TempDir::TempDir(const std::string& tag) {
   std::error_code ec;
   fs::create_directories(base, ec);
   std::string tmpl = base + "/" + name_for(tag) + "-XXXXXX";
-  if (!::mkdtemp(tmpl.data()))
-    throw std::runtime_error("TempDir: cannot create " + tmpl + ": " + std::strerror(errno));
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("TempDir: cannot create " + tmpl + ": " + std::strerror(errno));
   path_ = tmpl;
   keep_ = env_set("IBBURN_KEEP_TEST_TMP");
 }

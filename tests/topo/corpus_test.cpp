@@ -57,7 +57,7 @@ TEST_F(FabricCorpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
   EXPECT_EQ(ca.device_id, 0x6274u);
   EXPECT_EQ(ca.vendor_id, 0x2c9u);
   EXPECT_EQ(ca.ports[1].lid, 18);
-  EXPECT_EQ(ca.ports[1].guid, 0u);  // the 2009 format prints no port GUIDs
+  EXPECT_EQ(ca.ports[1].guid, 0u);                                   // the 2009 format prints no port GUIDs
   EXPECT_EQ(node_by_guid(f, 0x0002c9020022b38c).ports[1].lid, 121);  // node15
   EXPECT_EQ(f.islands().size(), 1u);
 }
@@ -233,8 +233,9 @@ TEST_F(FabricCorpus, IblinkinfoCutByItsAuthorFailsByDefault) {
   const std::string is5035 = ibburn::testing::corpus_path("iblinkinfo/is5035-qdr-legoos-snippet.txt");
   const std::pair<std::string, std::pair<int, std::string>> cases[] = {
       {sb7700,
-       {4, "port 36 of 'MF0;SB7700:MSB7700/U1' is not listed in its own lines (they end at port 18; "
-           "--allow-partial loads a cut listing)"}},
+       {4,
+        "port 36 of 'MF0;SB7700:MSB7700/U1' is not listed in its own lines (they end at port 18; "
+        "--allow-partial loads a cut listing)"}},
       {is5035, {1, "'...' marks output left out: the dump is incomplete (--allow-partial loads the rest)"}}};
   for (const auto& [file, want] : cases) {
     try {

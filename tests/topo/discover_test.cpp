@@ -106,10 +106,10 @@ void expect_matches(const Fabric& f, const std::vector<Cable>& cables, bool acti
 const std::vector<NodeSpec> kRateNodes{
     {true, "sw1", 8, 0x10}, {true, "sw2", 8, 0x20}, {false, "h1", 2, 0x100}, {false, "h2", 1, 0x200}};
 // Every width and every speed Debian's ibsim 0.10 can simulate.
-const std::vector<Cable> kRateCables{
-    {"sw1", 1, "h1", 1, "4xHDR"}, {"sw1", 2, "h2", 1, "1xEDR"}, {"sw1", 3, "sw2", 3, "4xFDR"},
-    {"sw1", 4, "sw2", 4, "12xQDR"}, {"sw1", 5, "sw2", 5, "2xHDR"}, {"sw1", 6, "sw2", 6, "8xDDR"},
-    {"sw1", 7, "sw2", 8, "4xSDR"}};
+const std::vector<Cable> kRateCables{{"sw1", 1, "h1", 1, "4xHDR"},  {"sw1", 2, "h2", 1, "1xEDR"},
+                                     {"sw1", 3, "sw2", 3, "4xFDR"}, {"sw1", 4, "sw2", 4, "12xQDR"},
+                                     {"sw1", 5, "sw2", 5, "2xHDR"}, {"sw1", 6, "sw2", 6, "8xDDR"},
+                                     {"sw1", 7, "sw2", 8, "4xSDR"}};
 
 TEST_F(DiscoverTest, EveryLinkWidthAndSpeedOfTheNetfile) {
   SimFabric sim(write("net", netfile(kRateNodes, kRateCables)));
@@ -233,8 +233,7 @@ TEST(IbndCache, RejectsOtherFiles) {
 
 // A generated fat-tree: the discovered fabric (named by the generated node-name-map)
 // has exactly the generated wiring's cables, each at its planned rate.
-void check_generated(const fs::path& dir, const std::vector<std::string>& gen_args,
-                     std::chrono::seconds timeout) {
+void check_generated(const fs::path& dir, const std::vector<std::string>& gen_args, std::chrono::seconds timeout) {
   const std::string prefix = (dir / "ft").string();
   std::vector<std::string> argv{kIbburn, "wiring", "gen", "fat-tree", "-o", prefix};
   argv.insert(argv.end(), gen_args.begin(), gen_args.end());
@@ -270,20 +269,17 @@ void check_generated(const fs::path& dir, const std::vector<std::string>& gen_ar
 }
 
 TEST_F(DiscoverTest, GeneratedTwoTierFatTree) {
-  check_generated(dir_, {"--tiers", "2", "--radix", "8", "--hosts", "8", "--hcas-per-host", "2",
-                               "--rate", "4xHDR"},
+  check_generated(dir_, {"--tiers", "2", "--radix", "8", "--hosts", "8", "--hcas-per-host", "2", "--rate", "4xHDR"},
                   std::chrono::seconds(120));
 }
 
 TEST_F(DiscoverTest, GeneratedThreeTierFatTree) {
-  check_generated(dir_, {"--tiers", "3", "--radix", "8", "--hosts", "16", "--hcas-per-host", "2",
-                               "--rate", "2xEDR"},
+  check_generated(dir_, {"--tiers", "3", "--radix", "8", "--hosts", "16", "--hcas-per-host", "2", "--rate", "2xEDR"},
                   std::chrono::seconds(120));
 }
 
 TEST_F(DiscoverTest, GeneratedThreeTierFatTreeWith256Hcas) {
-  check_generated(dir_, {"--tiers", "3", "--radix", "16", "--hosts", "64", "--hcas-per-host", "4",
-                         "--rate", "4xHDR"},
+  check_generated(dir_, {"--tiers", "3", "--radix", "16", "--hosts", "64", "--hcas-per-host", "4", "--rate", "4xHDR"},
                   std::chrono::seconds(300));
 }
 

@@ -24,9 +24,7 @@ inline const std::string kCa =
     "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n";
 
 // A file under tests/topo/data (provenance in its PROVENANCE.md).
-inline std::string data(const std::string& name) {
-  return std::string(IBBURN_SOURCE_DIR) + "/tests/topo/data/" + name;
-}
+inline std::string data(const std::string& name) { return std::string(IBBURN_SOURCE_DIR) + "/tests/topo/data/" + name; }
 
 // Load options whose warnings are kept for the test to read.
 struct Collected {

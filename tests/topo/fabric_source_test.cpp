@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "common/error.h"
 #include "common/file_io.h"
 #include "topo/fabric_io.h"
@@ -16,9 +15,7 @@ namespace {
 
 class FabricSourceTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = tmp_.path();
-  }
+  void SetUp() override { dir_ = tmp_.path(); }
 
   // One switch with `hosts` HCAs; node GUIDs start at `base`.
   std::string write_island(const std::string& name, uint64_t base, int hosts) {

@@ -23,9 +23,9 @@ TEST(FabricSummary, CountsRatesPortsDownIslandsAndUnreached) {
   NodeId sw3 = f.add_node(NodeType::Switch, 3, "sw3", 4);
   link(f, sw1, 1, h1, 1, hdr, hdr);
   link(f, sw1, 2, sw2, 2, hdr, hdr);
-  link(f, sw1, 3, sw2, 3, edr, hdr);  // ends disagree
-  link(f, sw2, 1, h2, 1, {}, {});     // rate unknown
-  link(f, sw3, 1, lone, 1, hdr, hdr); // second island
+  link(f, sw1, 3, sw2, 3, edr, hdr);   // ends disagree
+  link(f, sw2, 1, h2, 1, {}, {});      // rate unknown
+  link(f, sw3, 1, lone, 1, hdr, hdr);  // second island
   f.node(sw2).ports[4].peer_unreached = true;
   f.reset_names_to_descriptions();
 

@@ -85,11 +85,14 @@ TEST(Iblinkinfo, FormatLineByLine) {
       "(Could be FDR10)\n"
       "           1    4[  ] ==( 1X           2.5 Gbps Initialize/  LinkUp)==>    \"Port not available\"\n"
       "CA: a:\n"
-      "      0x0000000000000021      2    1[  ] ==( 4X        106.25 Gbps Active/  LinkUp)==>       1    1[  ] \"MF0;sw:MQM9700/U1\" ( )\n"
+      "      0x0000000000000021      2    1[  ] ==( 4X        106.25 Gbps Active/  LinkUp)==>       1    1[  ] "
+      "\"MF0;sw:MQM9700/U1\" ( )\n"
       "CA: b:\n"
-      "      0x0000000000000031      3    1[  ] ==( 2X         212.5 Gbps Active/  LinkUp)==>       1    2[  ] \"MF0;sw:MQM9700/U1\" ( )\n"
+      "      0x0000000000000031      3    1[  ] ==( 2X         212.5 Gbps Active/  LinkUp)==>       1    2[  ] "
+      "\"MF0;sw:MQM9700/U1\" ( )\n"
       "CA: c:\n"
-      "      0x0000000000000041      4    1[  ] ==( 4X     14.0625 Gbps Armed/  LinkUp)==>       1    3[  ] \"MF0;sw:MQM9700/U1\" ( )\n";
+      "      0x0000000000000041      4    1[  ] ==( 4X     14.0625 Gbps Armed/  LinkUp)==>       1    3[  ] "
+      "\"MF0;sw:MQM9700/U1\" ( )\n";
   Collected c;
   Fabric f = parse_fabric_text(text, "links.txt", c.options);
   EXPECT_EQ(f.links().size(), 3u);
@@ -135,16 +138,19 @@ TEST(Iblinkinfo, TruncatedDumpNeedsAllowPartial) {
   // gpu01's line names leaf-1, whose lines were cut.
   const std::string text =
       "CA: gpu01 mlx5_0:\n"
-      "      0x0002c90000001001      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>       1    1[  ] \"leaf-1\" ( )\n"
+      "      0x0002c90000001001      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>       1    1[  ] "
+      "\"leaf-1\" ( )\n"
       "CA: gpu02 mlx5_0:\n"
-      "      0x0002c90000002001      4    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>       1    2[  ] \"leaf-1\" ( )\n";
+      "      0x0002c90000002001      4    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>       1    2[  ] "
+      "\"leaf-1\" ( )\n";
   try {
     parse_fabric_text(text, "cut.txt");
     FAIL() << "loaded";
   } catch (const InputError& e) {
     EXPECT_EQ(e.line(), 2);
-    EXPECT_EQ(e.reason(), "the peer 'leaf-1' (LID 1) port 1 has no lines of its own: the dump is truncated or edited "
-                          "(--allow-partial loads the rest)");
+    EXPECT_EQ(e.reason(),
+              "the peer 'leaf-1' (LID 1) port 1 has no lines of its own: the dump is truncated or edited "
+              "(--allow-partial loads the rest)");
   }
   Collected c;
   c.options.allow_partial = true;

@@ -92,7 +92,9 @@ class FabricInIbsim : public ibburn::testing::CorpusTest {
 }  // namespace
 
 // Mixed FDR/FDR10/EDR/HDR links, loopback cables, a SHARP node.
-TEST_F(FabricInIbsim, LabFabricWithLoopbacks) { expect_ibsim_reproduces("qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt"); }
+TEST_F(FabricInIbsim, LabFabricWithLoopbacks) {
+  expect_ibsim_reproduces("qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt");
+}
 
 // A two-level fat tree with dual-port HCAs, FDR10 uplinks.
 TEST_F(FabricInIbsim, Sx6036FatTree) { expect_ibsim_reproduces("sx6036-fdr10-qdr-2014-loginoff.txt"); }

@@ -14,7 +14,6 @@ using namespace ibburn::topo::testing;
 
 namespace {
 
-
 // One of each kind of noise line, as the tools print them.
 const char* const kNoise[] = {
     "DR path slid 0; dlid 0; 0,1 -> new Channel Adapter {0002c90000001000} portnum 1 lid 0-0 \"\"",
@@ -42,7 +41,8 @@ TEST(NoiseLines, EachKindAtTheTopInARecordAndAtTheEnd) {
     EXPECT_EQ(f.size(), 2u);
     EXPECT_EQ(f.links().size(), 1u);
     ASSERT_EQ(c.warnings.size(), 1u);
-    EXPECT_TRUE(c.warnings[0].starts_with("dump.txt: skipped 3 lines of diagnostic tool messages (the first, line 1: '"))
+    EXPECT_TRUE(
+        c.warnings[0].starts_with("dump.txt: skipped 3 lines of diagnostic tool messages (the first, line 1: '"))
         << c.warnings[0];
   }
 }
@@ -60,7 +60,8 @@ TEST(NoiseLines, RealIbnetdiscoverShowOutputLoads) {
 TEST(NoiseLines, PortsReportIsStillRecognisedAfterNoise) {
   std::string text = std::string(kNoise[4]) + "\n" +
                      "CA   134  1 0x7cfe9003003b4bde 4x EDR - SW  1719 10 0x7cfe9003009ce5b0 ( 'h1' - 'sw1' )\n" +
-                     kNoise[0] + "\n" + "SW  1719 11 0x7cfe9003009ce5b0 4x SDR                                    'sw1'\n";
+                     kNoise[0] + "\n" +
+                     "SW  1719 11 0x7cfe9003009ce5b0 4x SDR                                    'sw1'\n";
   Collected c;
   Fabric f = parse(text, c);
   EXPECT_EQ(f.links().size(), 1u);
@@ -137,8 +138,8 @@ TEST(IbsimNetfile, NodeIdsBecomeDescriptionsWhenNoneIsGiven) {
   Fabric seen = load_fabric_file(data("ibnetdiscover-s.txt"), quiet.options);
   for (const Node& n : f.nodes()) EXPECT_EQ(node_by_guid(seen, n.guid).description, n.description);
   // A quoted description still wins, an empty one stays empty.
-  Fabric g = parse_fabric_text("caguid=0x20\nHca 1 \"h1\" # \"named\"\n\ncaguid=0x30\nCa 1 \"H-0000000000000030\" # \"\"\n",
-                               "n.net");
+  Fabric g = parse_fabric_text(
+      "caguid=0x20\nHca 1 \"h1\" # \"named\"\n\ncaguid=0x30\nCa 1 \"H-0000000000000030\" # \"\"\n", "n.net");
   EXPECT_EQ(node_by_guid(g, 0x20).description, "named");
   EXPECT_EQ(node_by_guid(g, 0x30).description, "");
 }
@@ -150,9 +151,10 @@ TEST(EmptyFabric, OneHcaWithoutSwitch) {
   EXPECT_EQ(f.switch_count(), 0u);
   EXPECT_TRUE(f.links().empty());
   EXPECT_EQ(f.islands().size(), 1u);
-  Fabric g = parse("CA: h1 mlx5_0:\n      0x0000000000000021      0    1[  ] ==(                Down/ Polling)==>"
-                   "             [  ] \"\" ( )\n",
-                   c);
+  Fabric g = parse(
+      "CA: h1 mlx5_0:\n      0x0000000000000021      0    1[  ] ==(                Down/ Polling)==>"
+      "             [  ] \"\" ( )\n",
+      c);
   EXPECT_EQ(g.ca_count(), 1u);
   EXPECT_TRUE(g.links().empty());
   EXPECT_EQ(g.node(0).ports[1].phys, PhysState::Polling);

@@ -55,9 +55,10 @@ TEST(FabricMalformed, ValidBaseLoads) {
   Fabric f = parse_fabric_text(kSwitch + kCa, "good.txt");
   EXPECT_EQ(f.links().size(), 1u);
   // Other spellings of the record keywords: ibsim's Hca, Rtr for routers.
-  Fabric g = parse_fabric_text("Hca\t1 \"H-0000000000000001\"\n[1]\t\"R-0000000000000002\"[1]\n\n"
-                               "Rtr\t1 \"R-0000000000000002\"\n[1]\t\"H-0000000000000001\"[1]\n",
-                               "spellings.txt");
+  Fabric g = parse_fabric_text(
+      "Hca\t1 \"H-0000000000000001\"\n[1]\t\"R-0000000000000002\"[1]\n\n"
+      "Rtr\t1 \"R-0000000000000002\"\n[1]\t\"H-0000000000000001\"[1]\n",
+      "spellings.txt");
   EXPECT_EQ(g.node(0).type, NodeType::CA);
   EXPECT_EQ(g.node(1).type, NodeType::Router);
   EXPECT_EQ(g.links().size(), 1u);
@@ -87,7 +88,8 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
       {"no guid", "Switch\t4 \"leaf1\"\n", kText, 1,
        "node \"leaf1\" has no GUID: neither an S-/H-/R-<guid> id nor a guid= line before it"},
       {"bad sysimgguid", "sysimgguid=0xfc6a1c0300xxxxxx\n", kText, 1,
-       "sysimgguid '0xfc6a1c0300xxxxxx' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real GUIDs)"},
+       "sysimgguid '0xfc6a1c0300xxxxxx' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real "
+       "GUIDs)"},
       {"bad devid", "devid=0xzz\n", kText, 1, "devid value '0xzz' is not a hexadecimal number"},
       {"unclosed port guid", "switchguid=0x10(10\n", kText, 1, "unclosed '(' in 'switchguid=0x10(10'"},
       {"second record", kSwitch + "Switch\t4 \"S-0000000000000010\"\n", kText, 5,
@@ -95,8 +97,8 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
       {"port beyond count", "Switch\t4 \"S-0000000000000010\"\n[5]\t\"S-0000000000000011\"[1]\n", kText, 2,
        "port 5 is beyond the 4 ports the record at line 1 declares"},
       {"port twice",
-       "Switch\t4 \"S-0000000000000010\"\n[1]\t\"S-0000000000000011\"[1]\n[1]\t\"S-0000000000000011\"[2]\n",
-       kText, 3, "port 1 is listed twice in this record (also at line 2)"},
+       "Switch\t4 \"S-0000000000000010\"\n[1]\t\"S-0000000000000011\"[1]\n[1]\t\"S-0000000000000011\"[2]\n", kText, 3,
+       "port 1 is listed twice in this record (also at line 2)"},
       {"port zero", "Switch\t4 \"S-0000000000000010\"\n[0]\t\"S-0000000000000011\"[1]\n", kText, 2,
        "port 0 is the switch management port and cannot be linked"},
       {"bad port number", "Switch\t4 \"S-0000000000000010\"\n[x]\t\"S-0000000000000011\"[1]\n", kText, 2,
@@ -105,17 +107,18 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
        "expected [port] after the linked node's id"},
       {"no remote id", "Switch\t4 \"S-0000000000000010\"\n[1]\tS-11[1]\n", kText, 2,
        "expected the linked node's \"id\" after the port number"},
-      {"redacted port guid", "Ca\t1 \"H-0000000000000010\"\n[1](b83f<redacted>) \t\"S-0000000000000011\"[1]\n",
-       kText, 2,
+      {"redacted port guid", "Ca\t1 \"H-0000000000000010\"\n[1](b83f<redacted>) \t\"S-0000000000000011\"[1]\n", kText,
+       2,
        "port GUID 'b83f<redacted>' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real GUIDs)"},
       {"redacted remote guid",
        "Switch\t4 \"S-0000000000000010\"\n[1]\t\"H-0000000000000011\"[1](946d<redacted>) \t\t# \"h\" lid 2 4xHDR\n",
        kText, 2,
-       "linked port GUID '946d<redacted>' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real GUIDs)"},
+       "linked port GUID '946d<redacted>' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real "
+       "GUIDs)"},
       {"junk after link", "Switch\t4 \"S-0000000000000010\"\n[1]\t\"S-0000000000000011\"[1] junk\n", kText, 2,
        "unexpected 'junk' after the linked port"},
-      {"bad rate", "Switch\t4 \"S-0000000000000010\"\n[1]\t\"S-0000000000000011\"[1]\t\t# \"x\" lid 2 fast\n",
-       kText, 2, "expected a link rate such as 4xHDR after the LID, got 'fast'"},
+      {"bad rate", "Switch\t4 \"S-0000000000000010\"\n[1]\t\"S-0000000000000011\"[1]\t\t# \"x\" lid 2 fast\n", kText, 2,
+       "expected a link rate such as 4xHDR after the LID, got 'fast'"},
       {"bad lid", "Switch\t4 \"S-0000000000000010\"\n[1]\t\"S-0000000000000011\"[1]\t\t# \"x\" lid 70000 4xHDR\n",
        kText, 2, "lid '70000' is out of range"},
       {"bad lmc", "Switch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 1 lmc 9\n", kText, 1,
@@ -124,10 +127,9 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
        "node \"H-0000000000000020\" ('h1 mlx5_0') is linked from here but has no record of its own: the dump is "
        "truncated or edited (--allow-partial loads the rest)"},
       {"remote port beyond count",
-       "Switch\t4 \"S-0000000000000010\"\n[1]\t\"H-0000000000000020\"[2]\n\nCa\t1 \"H-0000000000000020\"\n", kText,
-       2, "port 2 of node \"H-0000000000000020\" does not exist: its record at line 4 declares 1 ports"},
-      {"conflicting link",
-       kSwitch + "Ca\t2 \"H-0000000000000020\"\n[1](21) \t\"S-0000000000000010\"[2]\n", kText, 6,
+       "Switch\t4 \"S-0000000000000010\"\n[1]\t\"H-0000000000000020\"[2]\n\nCa\t1 \"H-0000000000000020\"\n", kText, 2,
+       "port 2 of node \"H-0000000000000020\" does not exist: its record at line 4 declares 1 ports"},
+      {"conflicting link", kSwitch + "Ca\t2 \"H-0000000000000020\"\n[1](21) \t\"S-0000000000000010\"[2]\n", kText, 6,
        "port \"H-0000000000000020\"[1] is linked to \"S-0000000000000010\"[1] by line 3, but this line links it to "
        "\"S-0000000000000010\"[2]"},
   };
@@ -140,7 +142,8 @@ TEST(FabricMalformed, PortsReportErrorsNameTheLine) {
       {"type", ok + "CA   134  1 0x7cfe9003003b4bde 4x EDR - XX 1 1 0x1 ( 'a' - 'b' )\n", kText, 2,
        "node type 'XX' is not CA, SW or RT"},
       {"guid", ok + "SW  1719 11 0x7cfe9003009c<redacted> 4x EDR 'a'\n", kText, 2,
-       "port GUID '0x7cfe9003009c<redacted>' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real GUIDs)"},
+       "port GUID '0x7cfe9003009c<redacted>' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the "
+       "real GUIDs)"},
       {"rate", ok + "SW  1719 11 0x7cfe9003009ce5b0 4x XYZ 'a'\n", kText, 2,
        "expected a width and a speed such as \"4x EDR\", got '4x XYZ'"},
       {"port", ok + "SW  1719 0 0x7cfe9003009ce5b0 4x EDR 'a'\n", kText, 2, "port '0' is not a number from 1 to 255"},
@@ -159,7 +162,8 @@ TEST(FabricMalformed, PortsReportErrorsNameTheLine) {
 TEST(FabricMalformed, JsonErrorsNameTheLineOrThePath) {
   const std::string head = "{\"format\": \"ibburn-fabric\", \"version\": 1,\n\"nodes\": [\n";
   const std::string node =
-      "  {\"type\": \"Switch\", \"guid\": \"0x10\", \"num_ports\": 4, \"ports\": [{\"number\": 1, \"active\": \"4xNDR\"}]},\n"
+      "  {\"type\": \"Switch\", \"guid\": \"0x10\", \"num_ports\": 4, \"ports\": [{\"number\": 1, \"active\": "
+      "\"4xNDR\"}]},\n"
       "  {\"type\": \"CA\", \"guid\": \"0x20\", \"num_ports\": 1}\n";
   const Case cases[] = {
       {"syntax", head + node + "],\n\"links\": [[0, 1, 1, 1],]\n}\n", kAuto, 6,
@@ -179,11 +183,16 @@ TEST(FabricMalformed, JsonErrorsNameTheLineOrThePath) {
       {"num_ports", head + "{\"type\": \"CA\", \"guid\": \"0x1\"}]}", kJson, 0, "nodes[0].num_ports: missing"},
       {"port number", head + "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 2}]}]}",
        kJson, 0, "nodes[0].ports[0].number: 2 is outside 0..1"},
-      {"lid", head + "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 1, \"lid\": \"x\"}]}]}",
+      {"lid",
+       head + "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 1, \"lid\": \"x\"}]}]}",
        kJson, 0, "nodes[0].ports[0].lid: must be an integer"},
-      {"rate", head + "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 1, \"active\": \"4xFAST\"}]}]}",
+      {"rate",
+       head + "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 1, \"active\": "
+              "\"4xFAST\"}]}]}",
        kJson, 0, "nodes[0].ports[0].active: '4xFAST' is not a rate such as \"4xNDR\" (\"?\" for an unknown part)"},
-      {"state", head + "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 1, \"state\": \"Up\"}]}]}",
+      {"state",
+       head +
+           "{\"type\": \"CA\", \"guid\": \"0x1\", \"num_ports\": 1, \"ports\": [{\"number\": 1, \"state\": \"Up\"}]}]}",
        kJson, 0, "nodes[0].ports[0].state: 'Up' is not one of Unknown, Down, Initialize, Armed, Active"},
       {"link shape", head + node + "], \"links\": [[0, 1, 1]]}", kJson, 0,
        "links[0]: must be [node, port, node, port] with node indexes into \"nodes\""},

@@ -18,10 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kPlainDumps[] = {
-    "infiniscale3-2009-noSpeed-ompi-users-7713.txt", "sx6036-fdr10-qdr-2014-loginoff.txt",
-    "is5600-qdr-janus-2014-mlunacek.txt", "qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt",
-    "ibdiagnet2-qm9700-ndr-sequoia-2025-gary-minghuili.txt"};
+const char* const kPlainDumps[] = {"infiniscale3-2009-noSpeed-ompi-users-7713.txt",
+                                   "sx6036-fdr10-qdr-2014-loginoff.txt", "is5600-qdr-janus-2014-mlunacek.txt",
+                                   "qm8700-sx6036-hdr-fdr-lab-2021-orkreizman.txt",
+                                   "ibdiagnet2-qm9700-ndr-sequoia-2025-gary-minghuili.txt"};
 const char* const kPortsReports[] = {"ports-p-edr-osc-treydock-test.txt"};
 
 Fabric load_corpus(const std::string& name) {
@@ -44,7 +44,7 @@ Fabric everything_fabric() {
   s.ports[0].lmc = 2;
   f.connect({sw, 1}, {h1, 1});
   f.connect({sw, 2}, {h2, 2});
-  f.connect({h2, 1}, {rt, 2});  // CA to router
+  f.connect({h2, 1}, {rt, 2});    // CA to router
   f.connect({sw, 63}, {sw, 64});  // loopback cable
   for (auto [id, port, rate] : {std::tuple{sw, 1, LinkRate{Width::X4, Speed::NDR}},
                                 {h1, 1, LinkRate{Width::X4, Speed::NDR}},

@@ -47,8 +47,8 @@ TEST(FromFabric, NamesEveryLinkOnceWithItsTrainedRate) {
   ASSERT_EQ(w.cables.size(), 3u);
   std::vector<std::string> rows;
   for (const Cable& c : w.cables)
-    rows.push_back(c.a.node + "[" + std::to_string(c.a.port) + "]-" + c.b.node + "[" + std::to_string(c.b.port) +
-                   "] " + (c.rate ? topo::to_string(*c.rate) : "any"));
+    rows.push_back(c.a.node + "[" + std::to_string(c.a.port) + "]-" + c.b.node + "[" + std::to_string(c.b.port) + "] " +
+                   (c.rate ? topo::to_string(*c.rate) : "any"));
   std::sort(rows.begin(), rows.end());
   EXPECT_EQ(rows, (std::vector<std::string>{"host001 mlx5_0[1]-pod1-leaf01[1] 4xNDR",
                                             "host002 mlx5_0[1]-pod1-leaf01[2] 1xNDR",

@@ -76,8 +76,7 @@ TEST(WiringNetfile, GenericSwitchDescriptionsHideNames) {
   std::string net = to_ibsim_netfile(d, o);
   EXPECT_EQ(net.find("\"leaf01\""), std::string::npos);
   EXPECT_EQ(net.find("\"spine01\""), std::string::npos);
-  EXPECT_NE(net.find("Switch\t4 \"S-0002c90301010001\"\t\t# \"MF0;sw:MQM9700/U1\" enhanced port 0"),
-            std::string::npos);
+  EXPECT_NE(net.find("Switch\t4 \"S-0002c90301010001\"\t\t# \"MF0;sw:MQM9700/U1\" enhanced port 0"), std::string::npos);
   EXPECT_NE(net.find("# lid 0 lmc 0 \"MF0;sw:MQM9700/U1\" lid 0 4xHDR"), std::string::npos);
 }
 

@@ -152,10 +152,12 @@ const std::string H = kHeader;
 INSTANTIATE_TEST_SUITE_P(
     Cases, WiringCsvErrors,
     ::testing::Values(
-        BadCase{"empty", "", 0,
-                "no header row (empty or only comments): the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
-        BadCase{"only_comments", "# x\n\n", 0,
-                "no header row (empty or only comments): the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
+        BadCase{
+            "empty", "", 0,
+            "no header row (empty or only comments): the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
+        BadCase{
+            "only_comments", "# x\n\n", 0,
+            "no header row (empty or only comments): the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
         BadCase{"missing_header", "# plan\nsw1,1,sw2,2\n", 2,
                 "missing header row: the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
         BadCase{"unknown_column", "a_node,a_port,b_node,b_port,speed\n", 1,

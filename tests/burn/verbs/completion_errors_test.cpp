@@ -26,9 +26,7 @@ TEST(CompletionErrors, UnknownStatusKeepsTheNumber) {
   EXPECT_NE(e.reason.find("99"), std::string::npos);
 }
 
-TEST(CompletionErrors, PollFailureIsCqOverrun) {
-  EXPECT_EQ(describe_poll_failure(-1).kind, "cq_overrun");
-}
+TEST(CompletionErrors, PollFailureIsCqOverrun) { EXPECT_EQ(describe_poll_failure(-1).kind, "cq_overrun"); }
 
 }  // namespace
 }  // namespace ibburn::burn::verbs

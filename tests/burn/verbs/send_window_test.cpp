@@ -11,8 +11,7 @@ TEST(SendWindow, SignalsOneInEveryK) {
   SendWindow w(16, 4);
   std::vector<bool> signalled;
   for (int i = 0; i < 12; ++i) signalled.push_back(w.was_signalled(w.post()));
-  const std::vector<bool> expect{false, false, false, true, false, false, false, true,
-                                 false, false, false, true};
+  const std::vector<bool> expect{false, false, false, true, false, false, false, true, false, false, false, true};
   EXPECT_EQ(signalled, expect);
 }
 
@@ -39,7 +38,7 @@ TEST(SendWindow, RejectsCompletionOfUnsignalledOrRetiredRequests) {
   for (int i = 0; i < 8; ++i) w.post();
   EXPECT_THROW(w.complete(2), std::logic_error);  // unsignalled
   w.complete(3);
-  EXPECT_THROW(w.complete(3), std::logic_error);  // already retired
+  EXPECT_THROW(w.complete(3), std::logic_error);   // already retired
   EXPECT_THROW(w.complete(11), std::logic_error);  // never posted
 }
 

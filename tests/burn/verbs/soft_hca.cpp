@@ -60,9 +60,9 @@ struct Qp {
   uint16_t dlid = 0;
   ibv_gid dgid{};
   int rnr_retry = 0;
-  std::deque<uint64_t> receives;       // posted receive wr_ids
-  std::deque<SendWr> unretired;        // posted, not yet retired by a polled completion
-  std::deque<SendWr> stalled;          // waiting for the peer to post a receive (RNR)
+  std::deque<uint64_t> receives;  // posted receive wr_ids
+  std::deque<SendWr> unretired;   // posted, not yet retired by a polled completion
+  std::deque<SendWr> stalled;     // waiting for the peer to post a receive (RNR)
   SoftQpStats stats;
 };
 
@@ -138,8 +138,8 @@ struct SoftHca::State {
     for (auto& [ptr, p] : qps) {
       const SoftPort& port = p->device->port;
       const ibv_gid gid = gid_of(*p->device);
-      const bool match = q.global ? (port.roce && std::memcmp(&q.dgid, &gid, sizeof gid) == 0)
-                                  : (!port.roce && port.lid == q.dlid);
+      const bool match =
+          q.global ? (port.roce && std::memcmp(&q.dgid, &gid, sizeof gid) == 0) : (!port.roce && port.lid == q.dlid);
       if (match && p->qp.qp_num == q.dest_qpn) return p.get();
     }
     return nullptr;
@@ -148,8 +148,8 @@ struct SoftHca::State {
   static ibv_gid gid_of(const Device& d) {
     ibv_gid g{};
     g.global.subnet_prefix = htobe64(0xfe80000000000000ull);
-    g.global.interface_id = htobe64(d.port.gid_interface_id != 0 ? d.port.gid_interface_id
-                                                                  : 0x0002c90300000000ull + d.port.lid);
+    g.global.interface_id =
+        htobe64(d.port.gid_interface_id != 0 ? d.port.gid_interface_id : 0x0002c90300000000ull + d.port.lid);
     return g;
   }
 
@@ -199,8 +199,7 @@ struct SoftHca::State {
       complete_send(q, w, IBV_WC_RNR_RETRY_EXC_ERR);
       return true;
     }
-    std::memmove(reinterpret_cast<void*>(w.remote_addr), reinterpret_cast<void*>(w.sge.addr),
-                 w.sge.length);
+    std::memmove(reinterpret_cast<void*>(w.remote_addr), reinterpret_cast<void*>(w.sge.addr), w.sge.length);
     if (peer->device->corrupting && w.sge.length > 0) {
       reinterpret_cast<uint8_t*>(w.remote_addr)[w.sge.length / 2] ^= 0x10;
     }
@@ -340,8 +339,7 @@ ibv_mr* s_reg_mr(ibv_pd* pd, void* addr, size_t length, int access) {
 }
 // The soft HCA treats the dma-buf's iova as an address in this process (tests pass host
 // memory standing in for device memory); fd validity follows the kernel's probe rules.
-ibv_mr* s_reg_dmabuf_mr(ibv_pd* pd, uint64_t /*offset*/, size_t length, uint64_t iova, int fd,
-                        int access) {
+ibv_mr* s_reg_dmabuf_mr(ibv_pd* pd, uint64_t /*offset*/, size_t length, uint64_t iova, int fd, int access) {
   std::lock_guard l(st().lock);
   if (!st().dmabuf) {
     errno = EOPNOTSUPP;
@@ -473,15 +471,15 @@ int s_modify_qp(ibv_qp* qp, ibv_qp_attr* a, int mask) {
   const auto has = [mask](int bits) { return (mask & bits) == bits; };
   switch (a->qp_state) {
     case IBV_QPS_INIT:
-      if (q.qp.state != IBV_QPS_RESET ||
-          !has(IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) || a->port_num != 1)
+      if (q.qp.state != IBV_QPS_RESET || !has(IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) ||
+          a->port_num != 1)
         return EINVAL;
       q.access = a->qp_access_flags;
       break;
     case IBV_QPS_RTR:
       if (q.qp.state != IBV_QPS_INIT ||
-          !has(IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-               IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER) ||
+          !has(IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+               IBV_QP_MIN_RNR_TIMER) ||
           a->path_mtu > q.device->port.active_mtu || a->ah_attr.port_num != 1)
         return EINVAL;
       q.path_mtu = a->path_mtu;
@@ -494,16 +492,13 @@ int s_modify_qp(ibv_qp* qp, ibv_qp_attr* a, int mask) {
       break;
     case IBV_QPS_RTS:
       if (q.qp.state != IBV_QPS_RTR ||
-          !has(IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-               IBV_QP_MAX_QP_RD_ATOMIC))
+          !has(IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
         return EINVAL;
       q.rnr_retry = a->rnr_retry;
       break;
     case IBV_QPS_ERR:
-    case IBV_QPS_RESET:
-      break;
-    default:
-      return EINVAL;
+    case IBV_QPS_RESET: break;
+    default: return EINVAL;
   }
   q.qp.state = q.stats.state = a->qp_state;
   q.stats.path_mtu = q.path_mtu;
@@ -522,8 +517,8 @@ int s_destroy_qp(ibv_qp* qp) {
   for (auto& [p, q] : st().qps) {
     if (q->dest_qpn != qpn || q->stalled.empty()) continue;
     while (!q->stalled.empty()) {
-      st().complete_send(*q, q->stalled.front(), q->qp.state == IBV_QPS_ERR ? IBV_WC_WR_FLUSH_ERR
-                                                                           : IBV_WC_RETRY_EXC_ERR);
+      st().complete_send(*q, q->stalled.front(),
+                         q->qp.state == IBV_QPS_ERR ? IBV_WC_WR_FLUSH_ERR : IBV_WC_RETRY_EXC_ERR);
       q->stalled.pop_front();
     }
   }
@@ -673,8 +668,8 @@ std::vector<SoftQpStats> SoftHca::qp_stats(const std::string& device) const {
 
 int SoftHca::live_objects() const {
   std::lock_guard l(state_->lock);
-  return static_cast<int>(state_->pds.size() + state_->mrs.size() + state_->cqs.size() +
-                          state_->qps.size() + state_->channels.size()) +
+  return static_cast<int>(state_->pds.size() + state_->mrs.size() + state_->cqs.size() + state_->qps.size() +
+                          state_->channels.size()) +
          state_->open_contexts;
 }
 

@@ -20,23 +20,23 @@ namespace ibburn::testing {
 
 struct SoftPort {
   uint16_t lid = 1;
-  bool roce = false;               // Ethernet link layer: addressed by GID, LID 0
+  bool roce = false;  // Ethernet link layer: addressed by GID, LID 0
   ibv_mtu active_mtu = IBV_MTU_4096;
-  uint8_t active_width = 2;        // PortInfo flags: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
-  uint8_t active_speed = 128;      // ibv_port_attr encoding: 128 = NDR
-  uint64_t gid_interface_id = 0;   // low half of GID 0 (default: derived from the LID)
+  uint8_t active_width = 2;       // PortInfo flags: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
+  uint8_t active_speed = 128;     // ibv_port_attr encoding: 128 = NDR
+  uint64_t gid_interface_id = 0;  // low half of GID 0 (default: derived from the LID)
 };
 
 struct SoftQpStats {
   uint32_t qp_num = 0;
   ibv_qp_state state = IBV_QPS_RESET;
   int max_send_wr = 0;
-  int max_outstanding = 0;   // most send WRs ever in flight (posted, not yet retired)
-  uint64_t posted = 0;       // send WRs accepted
-  uint64_t signalled = 0;    // of which signalled
-  uint64_t post_calls = 0;   // ibv_post_send calls (post lists make this < posted)
+  int max_outstanding = 0;  // most send WRs ever in flight (posted, not yet retired)
+  uint64_t posted = 0;      // send WRs accepted
+  uint64_t signalled = 0;   // of which signalled
+  uint64_t post_calls = 0;  // ibv_post_send calls (post lists make this < posted)
   ibv_mtu path_mtu = IBV_MTU_256;
-  bool global = false;       // RTR used a GRH (RoCE / GID addressing)
+  bool global = false;  // RTR used a GRH (RoCE / GID addressing)
   uint16_t dlid = 0;
 };
 
@@ -51,10 +51,10 @@ class SoftHca {
   void add_device(const std::string& name, const SoftPort& port);
 
   // Injected failures.
-  void set_host_dead(const std::string& device, bool dead);  // writes to/from it: retry exceeded
+  void set_host_dead(const std::string& device, bool dead);          // writes to/from it: retry exceeded
   void set_receives_frozen(const std::string& device, bool frozen);  // hung process: drops post_recv
-  void revoke_remote_access(const std::string& device);      // its MRs refuse remote writes
-  void set_cq_capacity(const std::string& device, int capacity);  // CQs created later hold this many
+  void revoke_remote_access(const std::string& device);              // its MRs refuse remote writes
+  void set_cq_capacity(const std::string& device, int capacity);     // CQs created later hold this many
   void set_dmabuf_supported(bool supported);
   void set_corrupting(const std::string& device, bool corrupt);  // flips a bit in each write into it
 

@@ -2,7 +2,6 @@
 // only verbs has (signalling cadence, credits, post lists, MTU, addressing, error mapping).
 #include <gtest/gtest.h>
 
-
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
 #include "cuda/gpu_memory.h"
@@ -18,8 +17,7 @@ using burn::TransportOptions;
 
 class SoftVerbsPair : public TransportPair {
  public:
-  SoftVerbsPair(const TransportOptions& o, SoftPort pa = SoftPort{.lid = 1},
-                SoftPort pb = SoftPort{.lid = 2}) {
+  SoftVerbsPair(const TransportOptions& o, SoftPort pa = SoftPort{.lid = 1}, SoftPort pb = SoftPort{.lid = 2}) {
     hca.add_device("soft0", pa);
     hca.add_device("soft1", pb);
     TransportOptions oa = o, ob = o;
@@ -36,10 +34,9 @@ class SoftVerbsPair : public TransportPair {
 };
 
 INSTANTIATE_TEST_SUITE_P(Verbs, TransportSuite,
-                         ::testing::Values(TransportBackend{
-                             "verbs_soft_hca", [](const TransportOptions& o) {
-                               return std::make_unique<SoftVerbsPair>(o);
-                             }}));
+                         ::testing::Values(TransportBackend{"verbs_soft_hca", [](const TransportOptions& o) {
+                                                              return std::make_unique<SoftVerbsPair>(o);
+                                                            }}));
 
 struct Flow {
   std::unique_ptr<burn::Connection> a, b;
@@ -187,17 +184,15 @@ TEST_P(VerbsFailure, IsMappedToAClearReason) {
 
 INSTANTIATE_TEST_SUITE_P(
     Injected, VerbsFailure,
-    ::testing::Values(
-        InjectedFailure{"peer_host_dies", nullptr,
-                        [](SoftHca& h) { h.set_host_dead("soft1", true); },
-                        "IBV_WC_RETRY_EXC_ERR", true},
-        InjectedFailure{"peer_revokes_its_buffer", nullptr,
-                        [](SoftHca& h) { h.revoke_remote_access("soft1"); },
-                        "IBV_WC_REM_ACCESS_ERR", true},
-        InjectedFailure{"local_link_down", nullptr,
-                        [](SoftHca& h) { h.set_host_dead("soft0", true); }, "unreachable", true},
-        InjectedFailure{"cq_overrun", [](SoftHca& h) { h.set_cq_capacity("soft0", 1); }, nullptr,
-                        "overrun", false, false}),
+    ::testing::Values(InjectedFailure{"peer_host_dies", nullptr, [](SoftHca& h) { h.set_host_dead("soft1", true); },
+                                      "IBV_WC_RETRY_EXC_ERR", true},
+                      InjectedFailure{"peer_revokes_its_buffer", nullptr,
+                                      [](SoftHca& h) { h.revoke_remote_access("soft1"); }, "IBV_WC_REM_ACCESS_ERR",
+                                      true},
+                      InjectedFailure{"local_link_down", nullptr, [](SoftHca& h) { h.set_host_dead("soft0", true); },
+                                      "unreachable", true},
+                      InjectedFailure{"cq_overrun", [](SoftHca& h) { h.set_cq_capacity("soft0", 1); }, nullptr,
+                                      "overrun", false, false}),
     [](const auto& p) { return std::string(p.param.name); });
 
 TEST(VerbsTransport, HungPeerThrottlesTheSenderWithoutError) {

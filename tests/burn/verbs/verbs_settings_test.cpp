@@ -29,8 +29,8 @@ TEST(VerbsSettings, FlowStreamsSetQpsUnlessTheQpsKnobIsGiven) {
 TEST(VerbsSettings, KnobsAreRead) {
   TransportOptions o;
   o.message_size = 8u << 20;
-  o.extra = {{"tx_depth", "256"}, {"signal_every", "64"}, {"post_list", "16"},
-             {"gid_index", "3"}, {"relaxed_ordering", "0"}};
+  o.extra = {
+      {"tx_depth", "256"}, {"signal_every", "64"}, {"post_list", "16"}, {"gid_index", "3"}, {"relaxed_ordering", "0"}};
   const VerbsSettings s = parse_verbs_settings(o, 1);
   EXPECT_EQ(s.message_size, 8u << 20);
   EXPECT_EQ(s.tx_depth, 256);
