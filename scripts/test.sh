@@ -13,7 +13,8 @@ export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 # MPI tests run as root in CI; Open MPI refuses that unless told it is intended.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # A sanitizer report fails its test (UB is not recoverable: cmake/Sanitize.cmake).
-export UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=second_deadlock_stack=1
+export UBSAN_OPTIONS=print_stacktrace=1
+export TSAN_OPTIONS="second_deadlock_stack=1 suppressions=$PWD/.tsan-suppressions"
 
 timed() {
   local name=$1 start=$SECONDS
