@@ -2,102 +2,42 @@
 
 #include <fmt/format.h>
 
+#include "common/json_fields.h"
+
 namespace ibburn::burn {
 namespace {
 
 using nlohmann::json;
 
-// Reads the fields of one message strictly, so a peer that sends something else is named
-// precisely instead of being read as zeros.
-class Fields {
- public:
-  Fields(const json& j, std::string type, std::string path = "")
-      : j_(j), type_(std::move(type)), path_(std::move(path)) {
-    if (!j_.is_object()) fail("", "expected an object");
-  }
+// A message's fields, read strictly, so a peer that sends something else is named precisely
+// instead of being read as zeros.
+using Fields = JsonFields;
 
-  template <class T>
-  T get(const std::string& name) const {
-    if (!j_.contains(name)) fail(name, "missing");
-    return convert<T>(j_.at(name), name);
-  }
+Fields message_fields(const json& j, const std::string& type) {
+  return Fields(j, [type](const std::string& field, const std::string& what) {
+    if (field.empty()) throw ProtocolError(fmt::format("control message \"{}\": {}", type, what));
+    throw ProtocolError(fmt::format("control message \"{}\": field \"{}\": {}", type, field, what));
+  });
+}
 
-  template <class T>
-  std::optional<T> optional(const std::string& name) const {
-    if (!j_.contains(name)) return std::nullopt;
-    return convert<T>(j_.at(name), name);
-  }
-
-  Fields object(const std::string& name) const {
-    if (!j_.contains(name)) fail(name, "missing");
-    return Fields(j_.at(name), type_, where(name));
-  }
-
-  // The objects of an array field, each with its index in the path.
-  std::vector<Fields> objects(const std::string& name) const {
-    const json& a = array(name);
-    std::vector<Fields> out;
-    for (std::size_t i = 0; i < a.size(); ++i) out.emplace_back(a[i], type_, fmt::format("{}[{}]", where(name), i));
-    return out;
-  }
-
-  const json& array(const std::string& name) const {
-    if (!j_.contains(name)) fail(name, "missing");
-    if (!j_.at(name).is_array()) fail(name, "expected an array");
-    return j_.at(name);
-  }
-
-  FlowTexts flow_texts(const std::string& name) const {
-    if (!j_.contains(name)) fail(name, "missing");
-    const json& o = j_.at(name);
-    if (!o.is_object()) fail(name, "expected an object of flow id -> text");
-    FlowTexts out;
-    for (const auto& [key, value] : o.items()) {
-      std::uint32_t id = 0;
-      try {
-        std::size_t used = 0;
-        id = static_cast<std::uint32_t>(std::stoul(key, &used));
-        if (used != key.size()) throw std::invalid_argument(key);
-      } catch (const std::exception&) {
-        fail(name, fmt::format("key \"{}\" is not a flow id", key));
-      }
-      out[id] = convert<std::string>(value, name + "." + key);
-    }
-    return out;
-  }
-
-  [[noreturn]] void fail(const std::string& name, const std::string& what) const {
-    const std::string field = where(name);
-    if (field.empty()) throw ProtocolError(fmt::format("control message \"{}\": {}", type_, what));
-    throw ProtocolError(fmt::format("control message \"{}\": field \"{}\": {}", type_, field, what));
-  }
-
- private:
-  std::string where(const std::string& name) const {
-    if (path_.empty()) return name;
-    return name.empty() ? path_ : path_ + "." + name;
-  }
-
-  template <class T>
-  T convert(const json& v, const std::string& name) const {
-    const bool fits = std::is_same_v<T, bool>          ? v.is_boolean()
-                      : std::is_same_v<T, std::string> ? v.is_string()
-                      : std::is_floating_point_v<T>    ? v.is_number()
-                      : std::is_unsigned_v<T>          ? v.is_number_unsigned()
-                      : std::is_integral_v<T>          ? v.is_number_integer()
-                                                       : true;
-    if (!fits) fail(name, fmt::format("wrong type ({})", v.type_name()));
+FlowTexts flow_texts(const Fields& f, const std::string& name) {
+  const json& o = f.value(name);
+  if (!o.is_object()) f.fail(name, "expected an object of flow id -> text");
+  FlowTexts out;
+  for (const auto& [key, value] : o.items()) {
+    std::uint32_t id = 0;
     try {
-      return v.get<T>();
-    } catch (const json::exception& e) {
-      fail(name, e.what());
+      std::size_t used = 0;
+      id = static_cast<std::uint32_t>(std::stoul(key, &used));
+      if (used != key.size()) throw std::invalid_argument(key);
+    } catch (const std::exception&) {
+      f.fail(name, fmt::format("key \"{}\" is not a flow id", key));
     }
+    if (!value.is_string()) f.fail(name + "." + key, fmt::format("wrong type ({})", value.type_name()));
+    out[id] = value.get<std::string>();
   }
-
-  const json& j_;
-  std::string type_;
-  std::string path_;
-};
+  return out;
+}
 
 json texts_json(const FlowTexts& t) {
   json j = json::object();
@@ -139,6 +79,13 @@ SideReport read_side_report(const Fields& f) {
   return s;
 }
 
+template <class M>
+Fields fields_of(const json& j) {
+  return message_fields(j, message_type(Message{M{}}));
+}
+
+}  // namespace
+
 HostCheckAnswer read_host_check(const Fields& f) {
   HostCheckAnswer h;
   h.ok = f.get<bool>("ok");
@@ -153,13 +100,6 @@ HostCheckAnswer read_host_check(const Fields& f) {
   h.pairing = f.array("pairing");
   return h;
 }
-
-template <class M>
-Fields fields_of(const json& j) {
-  return Fields(j, message_type(Message{M{}}));
-}
-
-}  // namespace
 
 const char* message_type(const Message& m) {
   struct Name {
@@ -199,7 +139,7 @@ void to_json(json& j, const Boot& m) {
 }
 
 void from_json(const json& j, Boot& m) {
-  Fields f(j, "boot");
+  Fields f = message_fields(j, "boot");
   m = Boot{};
   m.error = f.optional<std::string>("error");
   if (m.error) {
@@ -217,7 +157,7 @@ void to_json(json& j, const HostCheckAnswer& m) {
   if (m.error) j["error"] = *m.error;
 }
 
-void from_json(const json& j, HostCheckAnswer& m) { m = read_host_check(Fields(j, "host_check")); }
+void from_json(const json& j, HostCheckAnswer& m) { m = read_host_check(message_fields(j, "host_check")); }
 
 void to_json(json& j, const Hello& m) {
   j = {{"type", "hello"}, {"rank", m.rank}, {"token", m.token}, {"endpoint", to_json(m.endpoint)}};
@@ -259,8 +199,8 @@ void to_json(json& j, const Addresses& m) {
 void from_json(const json& j, Addresses& m) {
   Fields f = fields_of<Addresses>(j);
   m.stage = f.get<int>("stage");
-  m.addrs = f.flow_texts("addrs");
-  m.failures = f.flow_texts("failures");
+  m.addrs = flow_texts(f, "addrs");
+  m.failures = flow_texts(f, "failures");
 }
 
 void to_json(json& j, const Connect& m) {
@@ -270,8 +210,8 @@ void to_json(json& j, const Connect& m) {
 void from_json(const json& j, Connect& m) {
   Fields f = fields_of<Connect>(j);
   m.stage = f.get<int>("stage");
-  m.peers = f.flow_texts("peers");
-  m.reasons = f.flow_texts("reasons");
+  m.peers = flow_texts(f, "peers");
+  m.reasons = flow_texts(f, "reasons");
 }
 
 void to_json(json& j, const Connected& m) {
@@ -281,7 +221,7 @@ void to_json(json& j, const Connected& m) {
 void from_json(const json& j, Connected& m) {
   Fields f = fields_of<Connected>(j);
   m.stage = f.get<int>("stage");
-  m.failures = f.flow_texts("failures");
+  m.failures = flow_texts(f, "failures");
 }
 
 void to_json(json& j, const Start& m) { j = {{"type", "start"}, {"stage", m.stage}, {"duration_ms", m.duration_ms}}; }

@@ -43,6 +43,7 @@
 
 #include "burn/results.h"
 #include "common/finding.h"
+#include "common/json_fields.h"
 
 namespace ibburn::burn {
 
@@ -71,6 +72,9 @@ struct HostCheckAnswer {
   std::vector<Finding> findings;
   nlohmann::json pairing = nlohmann::json::array();  // host::to_json(HostReport)["pairing"], as is
 };
+
+// Reads a host check strictly (the summary keeps one per host, in the same shape).
+HostCheckAnswer read_host_check(const JsonFields& f);
 
 struct Hello {
   int rank = 0;

@@ -71,7 +71,7 @@ class Coordinator {
     print_summary(std::cerr, "burn", s.findings);
     std::cerr << fmt::format("burn: {} stage(s) run, results in {}\n", stages_.size(), o_.out_dir);
     if (was_interrupted) return kExitInterrupted;
-    return s.pass ? kExitOk : kExitFindings;
+    return s.doc.pass ? kExitOk : kExitFindings;
   }
 
  private:
@@ -149,18 +149,10 @@ class Coordinator {
 
   // The host checks in the summary: every host's answer, and findings for those that failed.
   void add_host_checks(Summary& s) const {
-    json all = json::array();
     for (const auto& [checker, report] : host_checks_) {
       const std::string& host = eps_[checker].host;
       const bool ok = report.ok;
-      json j{{"host", host},
-             {"ok", ok},
-             {"refused", !ok && !o_.force},
-             {"findings", json::array()},
-             {"pairing", report.pairing}};
-      for (const auto& f : report.findings) j["findings"].push_back(to_json(f));
-      if (report.error) j["error"] = *report.error;
-      all.push_back(j);
+      s.doc.host_checks.push_back({host, !ok && !o_.force, report});
       if (ok) continue;
       for (Finding f : report.findings) {
         if (f.severity < Severity::Error) continue;
@@ -175,9 +167,8 @@ class Coordinator {
                               host + ": " + *report.error,
                               {{host, 0}},
                               {}});
-      s.pass = false;
+      s.doc.pass = false;
     }
-    s.json["host_checks"] = all;
   }
 
   void record_loss_event(int rank, const std::string& reason, int stage) {
@@ -213,7 +204,7 @@ class Coordinator {
     Summary s = make_summary(in);
     add_host_checks(s);
     if (explainer_) explainer_->explain(s, eps_);
-    write_file_atomic(summary_path_, s.json.dump(2) + "\n");
+    burn::write_summary(summary_path_, s.doc);
     return s;
   }
 

@@ -8,18 +8,6 @@
 
 namespace ibburn::burn {
 
-const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::Pass: return "pass";
-    case Verdict::Slow: return "slow";
-    case Verdict::Failed: return "failed";
-    case Verdict::Suspect: return "suspect";
-    case Verdict::Unjudged: return "unjudged";
-    case Verdict::Interrupted: return "interrupted";
-  }
-  return "?";
-}
-
 namespace {
 
 bool bad(Verdict v) { return v == Verdict::Slow || v == Verdict::Failed; }
@@ -150,19 +138,16 @@ Summary make_summary(const SummaryInput& in) {
   auto eps = judge_endpoints(dirs, ranks, in.lost);
 
   Summary out;
-  std::map<std::string, int> counts;
-  nlohmann::json jflows = nlohmann::json::array();
+  BurnSummary& doc = out.doc;
+  auto name = [&](int rank, auto& record) {
+    if (rank < static_cast<int>(in.endpoints.size())) {
+      record.host = in.endpoints[rank].host;
+      record.endpoint = in.endpoints[rank].endpoint;
+    }
+  };
   for (const auto& d : dirs) {
-    ++counts[to_string(d.verdict)];
-    nlohmann::json j{{"stage", d.stage},
-                     {"flow", d.flow},
-                     {"from", d.from},
-                     {"to", d.to},
-                     {"gbps", d.gbps},
-                     {"expected_gbps", d.expected_gbps},
-                     {"verdict", to_string(d.verdict)}};
-    if (!d.reason.empty()) j["reason"] = d.reason;
-    jflows.push_back(j);
+    ++doc.counts[to_string(d.verdict)];
+    doc.flows.push_back(d);
     if (bad(d.verdict)) {
       Finding f;
       f.kind = d.verdict == Verdict::Slow ? "slow_flow" : "failed_flow";
@@ -170,53 +155,44 @@ Summary make_summary(const SummaryInput& in) {
       f.message = fmt::format("stage {} flow {}: {}: {}", d.stage, d.flow, direction_name(in.endpoints, d.from, d.to),
                               d.reason);
       f.ports = {endpoint_ref(in.endpoints, d.from), endpoint_ref(in.endpoints, d.to)};
-      f.details = j;
+      f.details = to_json(d);
       out.findings.push_back(std::move(f));
     }
   }
-  nlohmann::json jeps = nlohmann::json::array();
   for (const auto& e : eps) {
-    nlohmann::json j{{"rank", e.rank}, {"verdict", to_string(e.verdict)}, {"directions", e.directions}, {"bad", e.bad}};
-    if (e.rank < static_cast<int>(in.endpoints.size())) {
-      j["host"] = in.endpoints[e.rank].host;
-      j["endpoint"] = in.endpoints[e.rank].endpoint;
-    }
-    if (e.min_tx_gbps >= 0) j["min_tx_gbps"] = e.min_tx_gbps;
-    if (e.min_rx_gbps >= 0) j["min_rx_gbps"] = e.min_rx_gbps;
-    if (!e.reason.empty()) j["reason"] = e.reason;
-    jeps.push_back(j);
+    EndpointRecord r;
+    r.rank = e.rank;
+    r.verdict = e.verdict;
+    r.directions = e.directions;
+    r.bad = e.bad;
+    name(e.rank, r);
+    if (e.min_tx_gbps >= 0) r.min_tx_gbps = e.min_tx_gbps;
+    if (e.min_rx_gbps >= 0) r.min_rx_gbps = e.min_rx_gbps;
+    if (!e.reason.empty()) r.reason = e.reason;
+    doc.endpoints.push_back(r);
     if (e.verdict == Verdict::Slow || e.verdict == Verdict::Failed || e.verdict == Verdict::Suspect) {
       Finding f;
       f.kind = in.lost.count(e.rank) ? "lost_rank" : std::string(to_string(e.verdict)) + "_endpoint";
       f.severity = e.verdict == Verdict::Suspect ? Severity::Warning : Severity::Error;
       f.message = fmt::format("rank {}: {}", e.rank, e.reason);
       f.ports = {endpoint_ref(in.endpoints, e.rank)};
-      f.details = j;
+      f.details = to_json(r);
       out.findings.push_back(std::move(f));
     }
   }
-  nlohmann::json jlost = nlohmann::json::array();
   for (const auto& [rank, reason] : in.lost) {
-    nlohmann::json j{{"rank", rank}, {"reason", reason}};
-    if (rank < static_cast<int>(in.endpoints.size())) {
-      j["host"] = in.endpoints[rank].host;
-      j["endpoint"] = in.endpoints[rank].endpoint;
-    }
-    jlost.push_back(j);
+    LostRankRecord r{rank, reason, std::nullopt, std::nullopt};
+    name(rank, r);
+    doc.lost_ranks.push_back(r);
   }
-  out.pass = out.findings.empty();
-  out.json = {{"transport", in.transport},
-              {"complete", in.complete},
-              {"interrupted", in.interrupted},
-              {"stages_planned", in.stages_planned},
-              {"stages_run", in.stages.size()},
-              {"threshold", in.options.threshold},
-              {"expect_gbps", in.options.expect_gbps},
-              {"verdict", out.pass ? "pass" : "fail"},
-              {"counts", counts},
-              {"lost_ranks", jlost},
-              {"endpoints", jeps},
-              {"flows", jflows}};
+  doc.transport = in.transport;
+  doc.complete = in.complete;
+  doc.interrupted = in.interrupted;
+  doc.stages_planned = in.stages_planned;
+  doc.stages_run = static_cast<int>(in.stages.size());
+  doc.threshold = in.options.threshold;
+  doc.expect_gbps = in.options.expect_gbps;
+  doc.pass = out.findings.empty();
   return out;
 }
 

@@ -14,30 +14,15 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "burn/results.h"
+#include "burn/summary.h"
 #include "common/finding.h"
 
 namespace ibburn::burn {
 
-enum class Verdict { Pass, Slow, Failed, Suspect, Unjudged, Interrupted };
-const char* to_string(Verdict v);
-
 struct VerdictOptions {
   double threshold = 0.9;  // fraction of the expected rate a direction must reach
   double expect_gbps = 0;  // per endpoint; 0 = each port's own rate
-};
-
-struct DirectionVerdict {
-  int stage = 0;
-  std::uint32_t flow = 0;
-  int from = 0;
-  int to = 0;
-  double gbps = 0;
-  double expected_gbps = 0;
-  Verdict verdict = Verdict::Unjudged;
-  std::string reason;
 };
 
 struct EndpointVerdict {
@@ -66,10 +51,10 @@ struct SummaryInput {
   VerdictOptions options;
 };
 
+// summary.json (doc) and the findings it implies. doc.pass: no finding.
 struct Summary {
-  nlohmann::json json;
+  BurnSummary doc;
   std::vector<Finding> findings;  // slow/failed flows and endpoints, lost ranks
-  bool pass = true;               // no finding
 };
 
 Summary make_summary(const SummaryInput& in);

@@ -49,11 +49,10 @@ std::map<int, std::set<EdgeId>> explained_ranks(const std::vector<RoutedDirectio
 
 }  // namespace
 
-BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const nlohmann::json& summary) {
+BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const burn::BurnSummary& summary) {
   BurnOutcome out;
   for (const auto& e : endpoints) out.port_guid_by_rank.push_back(e.port_guid);
-  for (const auto& f : summary.at("flows"))
-    out.directions.push_back({f.at("from").get<int>(), f.at("to").get<int>(), f.at("verdict").get<std::string>()});
+  for (const auto& f : summary.flows) out.directions.push_back({f.from, f.to, f.verdict});
   return out;
 }
 
@@ -72,11 +71,7 @@ BurnOutcome load_burn_outcome(const std::string& dir) {
   } catch (const std::logic_error& e) {  // a port_guid that is not hex
     throw InputError(results, 1, std::string("bad run header: ") + e.what());
   }
-  try {
-    return burn_outcome(endpoints, nlohmann::json::parse(read_file(summary)));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(summary, 0, std::string("bad summary: ") + e.what());
-  }
+  return burn_outcome(endpoints, burn::load_summary(summary));
 }
 
 std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
@@ -89,8 +84,8 @@ std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router
   };
   std::vector<RoutedDirection> out;
   for (const auto& d : outcome.directions) {
-    bool slow = d.verdict == "slow" || d.verdict == "failed";
-    if (!slow && d.verdict != "pass") continue;
+    bool slow = d.verdict == burn::Verdict::Slow || d.verdict == burn::Verdict::Failed;
+    if (!slow && d.verdict != burn::Verdict::Pass) continue;
     const topo::PortEnd* a = endpoint(d.from);
     const topo::PortEnd* b = endpoint(d.to);
     if (!a || !b) {
@@ -116,20 +111,27 @@ std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex&
   return localize(observed, cables.size());
 }
 
+std::vector<burn::SuspectRecord> suspect_records(const topo::Fabric& fabric, const CableIndex& cables,
+                                                 const std::vector<Suspect>& suspects) {
+  std::vector<burn::SuspectRecord> out;
+  for (const auto& s : suspects) {
+    burn::SuspectRecord r{cables.describe(fabric, s.edge),
+                          fabric.port_name(cables.edge(s.edge).from),
+                          fabric.port_name(cables.edge(s.edge).to),
+                          s.confidence,
+                          static_cast<int>(s.slow_explained),
+                          static_cast<int>(s.healthy_through),
+                          {}};
+    for (EdgeId e : s.tied) r.tied_with.push_back(cables.describe(fabric, e));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& cables,
                                 const std::vector<Suspect>& suspects) {
   nlohmann::json arr = nlohmann::json::array();
-  for (const auto& s : suspects) {
-    nlohmann::json tied = nlohmann::json::array();
-    for (EdgeId e : s.tied) tied.push_back(cables.describe(fabric, e));
-    arr.push_back({{"cable", cables.describe(fabric, s.edge)},
-                   {"from", fabric.port_name(cables.edge(s.edge).from)},
-                   {"to", fabric.port_name(cables.edge(s.edge).to)},
-                   {"confidence", s.confidence},
-                   {"slow_flows", s.slow_explained},
-                   {"healthy_flows", s.healthy_through},
-                   {"tied_with", tied}});
-  }
+  for (const auto& r : suspect_records(fabric, cables, suspects)) arr.push_back(burn::to_json(r));
   return arr;
 }
 
@@ -139,7 +141,7 @@ RouteExplainer::RouteExplainer(std::shared_ptr<const RouteModel> routes, int max
 
 BurnOutcome RouteExplainer::outcome(const burn::Summary& summary,
                                     const std::vector<burn::EndpointInfo>& endpoints) const {
-  BurnOutcome o = burn_outcome(endpoints, summary.json);
+  BurnOutcome o = burn_outcome(endpoints, summary.doc);
   for (size_t r = 0; r < o.port_guid_by_rank.size() && r < port_guids_.size(); ++r)
     if (!o.port_guid_by_rank[r]) o.port_guid_by_rank[r] = port_guids_[r];
   return o;
@@ -155,8 +157,8 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
   auto found = localize(observed, cables.size());
   std::sort(notes.begin(), notes.end());
   notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
-  summary.json["suspects"] = suspects_to_json(fabric, cables, found);
-  summary.json["localization_notes"] = notes;
+  summary.doc.suspects = suspect_records(fabric, cables, found);
+  summary.doc.localization_notes = notes;
   std::set<EdgeId> confident;
   for (const auto& s : found) {
     if (s.confidence >= kConfident) confident.insert(s.edge);
@@ -174,21 +176,18 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
       if (fabric.node(end.node).is_ca())
         f.message += "; or the HCA " + fabric.node(end.node).name + " itself (see the host check)";
     f.ports = {{fabric.node(e.from.node).name, e.from.port}, {fabric.node(e.to.node).name, e.to.port}};
-    f.details = summary.json["suspects"][&s - found.data()];
+    f.details = burn::to_json((*summary.doc.suspects)[&s - found.data()]);
     summary.findings.push_back(std::move(f));
-    summary.pass = false;
+    summary.doc.pass = false;
   }
   const auto explained = explained_ranks(routed, confident);
-  auto is_explained = [&](const nlohmann::json& ep) {
-    return ep.value("verdict", "") == "suspect" && explained.count(ep.value("rank", -1));
-  };
-  std::erase_if(summary.findings,
-                [&](const Finding& f) { return f.kind == "suspect_endpoint" && is_explained(f.details); });
-  for (auto& ep : summary.json["endpoints"])
-    if (is_explained(ep)) {
-      ep["verdict"] = "pass";
-      ep["explained_by"] = nlohmann::json::array();
-      for (EdgeId e : explained.at(ep.value("rank", -1))) ep["explained_by"].push_back(cables.describe(fabric, e));
+  std::erase_if(summary.findings, [&](const Finding& f) {
+    return f.kind == "suspect_endpoint" && explained.count(f.details.at("rank").get<int>());
+  });
+  for (auto& ep : summary.doc.endpoints)
+    if (ep.verdict == burn::Verdict::Suspect && explained.count(ep.rank)) {
+      ep.verdict = burn::Verdict::Pass;
+      for (EdgeId e : explained.at(ep.rank)) ep.explained_by.push_back(cables.describe(fabric, e));
     }
 }
 
@@ -219,11 +218,10 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
   }
   RankPairs used;
   std::vector<PlannedFlow> slow;
-  for (const auto& f : summary.json.at("flows")) {
-    PlannedFlow flow{f.at("from").get<int>(), f.at("to").get<int>()};
+  for (const auto& f : summary.doc.flows) {
+    PlannedFlow flow{f.from, f.to};
     used.insert({flow.src, flow.dst});
-    const std::string v = f.at("verdict").get<std::string>();
-    if (v == "slow" || v == "failed") slow.push_back(flow);
+    if (f.verdict == burn::Verdict::Slow || f.verdict == burn::Verdict::Failed) slow.push_back(flow);
   }
   std::vector<PlannedFlow> probe = next_probe(found, slow, *routes_->cables, *routes_->router, ports_, used, *shifts_);
   if (probe.empty()) return std::nullopt;

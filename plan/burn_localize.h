@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "burn/explainer.h"
+#include "burn/summary.h"
 #include "plan/localize.h"
 #include "plan/probes.h"
 #include "plan/route_model.h"
@@ -21,7 +22,7 @@ namespace ibburn::plan {
 
 struct BurnDirection {
   int from = 0, to = 0;
-  std::string verdict;  // "pass", "slow", "failed", ...
+  burn::Verdict verdict = burn::Verdict::Unjudged;
 };
 
 struct BurnOutcome {
@@ -29,8 +30,8 @@ struct BurnOutcome {
   std::vector<BurnDirection> directions;
 };
 
-// From the endpoints (index = rank) and a summary's JSON ("flows": per-direction verdicts).
-BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const nlohmann::json& summary);
+// From the endpoints (index = rank) and a summary's per-direction verdicts.
+BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const burn::BurnSummary& summary);
 
 // Reads DIR/results.jsonl (the "run" line) and DIR/summary.json; InputError on bad content.
 BurnOutcome load_burn_outcome(const std::string& dir);
@@ -47,6 +48,8 @@ std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router
 std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
                                    const BurnOutcome& outcome, std::vector<std::string>& notes);
 
+std::vector<burn::SuspectRecord> suspect_records(const topo::Fabric& fabric, const CableIndex& cables,
+                                                 const std::vector<Suspect>& suspects);
 nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& cables,
                                 const std::vector<Suspect>& suspects);
 

@@ -102,7 +102,7 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
     in.options = {o.threshold, o.expect_gbps};
     burn::Summary s = burn::make_summary(in);
     if (explainer) explainer->explain(s, eps);
-    write_file_atomic(summary_path, s.json.dump(2) + "\n");
+    burn::write_summary(summary_path, s.doc);
     return s;
   };
   auto run_stage = [&](size_t i) {
@@ -113,10 +113,14 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
     append_line_durable(results, burn::to_json(r).dump());
     stages.push_back(std::move(r));
     burn::Summary s = summarize(false);
+    auto count = [&](const char* verdict) {
+      auto it = s.doc.counts.find(verdict);
+      return it == s.doc.counts.end() ? 0 : it->second;
+    };
     if (!o.quiet)
       std::cerr << fmt::format("burn: sim stage {} \"{}\": {} flows, aggregate {:.0f} Gb/s, {} slow\n", i + 1,
                                plan.stages[i].name, plan.stages[i].flows.size(), total,
-                               s.json["counts"].value("slow", 0) + s.json["counts"].value("failed", 0));
+                               count("slow") + count("failed"));
     return s;
   };
   burn::run_stages(plan, explainer.get(), eps, run_stage);
@@ -125,7 +129,7 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
   std::cerr << fmt::format("burn: {} stage(s) simulated for {} ranks, results in {}\n", stages.size(), eps.size(),
                            o.out_dir);
   if (interrupted()) return kExitInterrupted;
-  return s.pass ? kExitOk : kExitFindings;
+  return s.doc.pass ? kExitOk : kExitFindings;
 }
 
 }  // namespace ibburn::plan

@@ -41,26 +41,26 @@ std::map<std::string, CableVerdict> port_verdicts(const RunData& run) {
   };
   if (run.topo) mark(*run.topo);
   mark(counters_findings(run));
-  if (run.burn)
+  if (run.burn) {
     // Cables the burn's localisation named with confidence ("node[port]" at both ends).
-    for (const auto& x : run.burn->value("suspects", nlohmann::json::array())) {
-      if (x.value("confidence", 0.0) < 0.75) continue;
-      for (const char* end : {"from", "to"}) {
-        const std::string name = x.value(end, "");
+    for (const auto& x : run.burn->suspects.value_or(std::vector<burn::SuspectRecord>{})) {
+      if (x.confidence < 0.75) continue;
+      for (const std::string& name : {x.from, x.to}) {
         const auto open = name.rfind('[');
         if (open == std::string::npos || name.back() != ']') continue;
         worsen(out[port_key(name.substr(0, open), std::atoi(name.c_str() + open + 1))], CableVerdict::Slow);
       }
     }
-  if (run.burn)
-    for (const auto& e : run.burn->value("endpoints", nlohmann::json::array())) {
-      const std::string v = e.value("verdict", ""), ep = e.value("endpoint", "");
+    for (const auto& e : run.burn->endpoints) {
+      const std::string ep = e.endpoint.value_or("");
       const auto colon = ep.find(':');
-      if (v == "pass" || v == "unjudged" || colon == std::string::npos) continue;
+      if (e.verdict == burn::Verdict::Pass || e.verdict == burn::Verdict::Unjudged || colon == std::string::npos)
+        continue;
       const int port = std::atoi(ep.c_str() + colon + 1);
-      worsen(out[port_key(e.value("host", "") + " " + ep.substr(0, colon), port)],
-             v == "failed" ? CableVerdict::Errors : CableVerdict::Slow);
+      worsen(out[port_key(e.host.value_or("") + " " + ep.substr(0, colon), port)],
+             e.verdict == burn::Verdict::Failed ? CableVerdict::Errors : CableVerdict::Slow);
     }
+  }
   return out;
 }
 

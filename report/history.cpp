@@ -91,12 +91,16 @@ void exec(sqlite3* db, const std::string& path, const char* sql) {
 std::vector<Observation> observations(const RunData& run) {
   std::vector<Observation> out;
   if (run.burn) {
-    for (const auto& e : run.burn->value("endpoints", nlohmann::json::array())) {
-      const std::string verdict = e.value("verdict", "");
-      std::string ep = e.value("endpoint", "");
+    for (const auto& e : run.burn->endpoints) {
+      std::string ep = e.endpoint.value_or("");
       ep = ep.substr(0, ep.find(':'));  // verbs endpoints are dev:port; the HCA is the device
-      const bool bad = verdict != "pass" && verdict != "unjudged";
-      Observation o{"host", e.value("host", ""), "burn", bad ? verdict : "", bad ? "error" : "", e.value("reason", "")};
+      const bool bad = e.verdict != burn::Verdict::Pass && e.verdict != burn::Verdict::Unjudged;
+      Observation o{"host",
+                    e.host.value_or(""),
+                    "burn",
+                    bad ? to_string(e.verdict) : "",
+                    bad ? "error" : "",
+                    e.reason.value_or("")};
       out.push_back(o);
       o.subject_kind = "hca", o.subject = o.subject + " " + ep, out.push_back(o);
     }
@@ -106,14 +110,13 @@ std::vector<Observation> observations(const RunData& run) {
       return open == std::string::npos ? PortRef{name, 0}
                                        : PortRef{name.substr(0, open), std::atoi(name.c_str() + open + 1)};
     };
-    for (const auto& x : run.burn->value("suspects", nlohmann::json::array()))
-      if (x.value("confidence", 0.0) >= 0.75)
-        out.push_back({"cable", cable_name(port_ref(x.value("from", "")), port_ref(x.value("to", ""))), "burn",
-                       "suspect_cable", "error", x.value("cable", "")});
-    for (const auto& h : run.burn->value("host_checks", nlohmann::json::array()))
-      for (const auto& f : h.value("findings", nlohmann::json::array()))
-        out.push_back({"host", h.value("host", ""), "host", f.value("kind", ""), f.value("severity", ""),
-                       f.value("message", "")});
+    for (const auto& x : run.burn->suspects.value_or(std::vector<burn::SuspectRecord>{}))
+      if (x.confidence >= 0.75)
+        out.push_back(
+            {"cable", cable_name(port_ref(x.from), port_ref(x.to)), "burn", "suspect_cable", "error", x.cable});
+    for (const auto& h : run.burn->host_checks)
+      for (const auto& f : h.check.findings)
+        out.push_back({"host", h.host, "host", f.kind, to_string(f.severity), f.message});
   }
   if (run.topo)
     for (const auto& f : *run.topo) finding_obs(out, "topo", f);

@@ -53,34 +53,19 @@ std::string findings_table(const std::string& title, const std::vector<Finding>&
 }
 
 // The cables the burn's localisation named, with their evidence.
-std::string suspects_table(const nlohmann::json& burn) {
-  const auto suspects = burn.value("suspects", nlohmann::json::array());
-  if (suspects.empty()) return "";
+std::string suspects_table(const burn::BurnSummary& burn) {
+  if (!burn.suspects || burn.suspects->empty()) return "";
   std::string out = fmt::format(
       "<h2>Suspect cables ({})</h2><table><tr><th>cable</th><th>confidence</th>"
       "<th>slow flows</th><th>healthy flows</th><th>same evidence fits</th></tr>",
-      suspects.size());
-  for (const auto& x : suspects) {
+      burn.suspects->size());
+  for (const auto& x : *burn.suspects) {
     std::string tied;
-    for (const auto& t : x.value("tied_with", nlohmann::json::array()))
-      tied += (tied.empty() ? "" : ", ") + t.get<std::string>();
-    out += fmt::format("<tr><td>{}</td><td>{:.0f}%</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                       html_escape(x.value("cable", "")), 100 * x.value("confidence", 0.0), x.value("slow_flows", 0),
-                       x.value("healthy_flows", 0), html_escape(tied));
+    for (const auto& t : x.tied_with) tied += (tied.empty() ? "" : ", ") + t;
+    out += fmt::format("<tr><td>{}</td><td>{:.0f}%</td><td>{}</td><td>{}</td><td>{}</td></tr>", html_escape(x.cable),
+                       100 * x.confidence, x.slow_flows, x.healthy_flows, html_escape(tied));
   }
   return out + "</table>";
-}
-
-// The burn's host preflight (summary.json "host_checks").
-std::vector<std::pair<std::string, std::vector<Finding>>> burn_host_checks(const nlohmann::json& burn) {
-  std::vector<std::pair<std::string, std::vector<Finding>>> out;
-  for (const auto& h : burn.value("host_checks", nlohmann::json::array())) {
-    std::vector<Finding> fs;
-    for (const auto& f : h.value("findings", nlohmann::json::array())) fs.push_back(finding_from_json(f));
-    const bool refused = h.value("refused", false);
-    out.emplace_back(h.value("host", "") + (refused ? " (refused by the burn)" : ""), std::move(fs));
-  }
-  return out;
 }
 
 std::string map_svg(const FabricMap& m) {
@@ -133,19 +118,19 @@ document.getElementById('map').addEventListener('click',function(ev){
 function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
 </script>)";
 
-std::string heat_map(const nlohmann::json& burn) {
-  const auto eps = burn.value("endpoints", nlohmann::json::array());
+std::string heat_map(const burn::BurnSummary& burn) {
   double best = 0;
-  for (const auto& e : eps) best = std::max({best, e.value("min_tx_gbps", 0.0), e.value("min_rx_gbps", 0.0)});
-  std::string out = fmt::format("<h2>Per-endpoint bandwidth ({} endpoints)</h2><div class=\"heat\">", eps.size());
-  for (const auto& e : eps) {
-    const double g = std::min(e.value("min_tx_gbps", best), e.value("min_rx_gbps", best));
-    const std::string v = e.value("verdict", "");
+  for (const auto& e : burn.endpoints) best = std::max({best, e.min_tx_gbps.value_or(0), e.min_rx_gbps.value_or(0)});
+  std::string out =
+      fmt::format("<h2>Per-endpoint bandwidth ({} endpoints)</h2><div class=\"heat\">", burn.endpoints.size());
+  for (const auto& e : burn.endpoints) {
+    const double g = std::min(e.min_tx_gbps.value_or(best), e.min_rx_gbps.value_or(best));
     // Green at the best endpoint's rate, shading to red as the slowest direction drops.
     const double f = best > 0 ? std::clamp(g / best, 0.0, 1.0) : 1.0;
-    const std::string col = v == "failed" ? "#202124" : fmt::format("hsl({:.0f},70%,45%)", 120 * f);
+    const std::string col =
+        e.verdict == burn::Verdict::Failed ? "#202124" : fmt::format("hsl({:.0f},70%,45%)", 120 * f);
     out += fmt::format(R"(<div style="background:{}" title="{} {}: {} min {:.1f} Gb/s"></div>)", col,
-                       html_escape(e.value("host", "")), html_escape(e.value("endpoint", "")), html_escape(v), g);
+                       html_escape(e.host.value_or("")), html_escape(e.endpoint.value_or("")), to_string(e.verdict), g);
   }
   return out + "</div>";
 }
@@ -177,15 +162,15 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
   const auto cf = counters_findings(run);
   all.insert(all.end(), cf.begin(), cf.end());
   for (const auto& h : run.hosts) all.insert(all.end(), h.findings.begin(), h.findings.end());
-  const bool burn_ok = !run.burn || run.burn->value("verdict", "pass") == "pass";
+  const bool burn_ok = !run.burn || run.burn->pass;
   const bool pass = burn_ok && exit_code_for(all) == 0;
 
   std::string out = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html_escape(title) + "</title>" +
                     kStyle + kErrorTrap + "</head><body>";
   out += fmt::format(R"(<pre id="js-errors" style="color:#d93025"></pre><h1>{}</h1><div class="verdict {}">{}</div>)",
                      html_escape(title), pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
-  out += fmt::format("<p>burn: {}; findings: {}</p>",
-                     run.burn ? html_escape(run.burn->value("verdict", "?")) : "not run", all.size());
+  out += fmt::format("<p>burn: {}; findings: {}</p>", run.burn ? (run.burn->pass ? "pass" : "fail") : "not run",
+                     all.size());
   if (fabric) {
     const auto m = layout_fabric(*fabric, port_verdicts(run), missing_cables(run));
     out += "<h2>Fabric map</h2><div class=\"legend\">";
@@ -202,8 +187,9 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
   if (run.counters) out += findings_table("counters", cf);
   for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
   if (run.burn)
-    for (const auto& [host, fs] : burn_host_checks(*run.burn))
-      out += findings_table("burn preflight, host " + host, fs);
+    for (const auto& h : run.burn->host_checks)
+      out += findings_table("burn preflight, host " + h.host + (h.refused ? " (refused by the burn)" : ""),
+                            h.check.findings);
   return out + "</body></html>\n";
 }
 

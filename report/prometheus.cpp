@@ -56,35 +56,33 @@ void findings_by_kind(Writer& w, const std::string& name, const std::string& hel
   for (const auto& [k, c] : n) w.sample({{"kind", k.first}, {"severity", k.second}}, c);
 }
 
-void burn_metrics(Writer& w, const nlohmann::json& s) {
+void burn_metrics(Writer& w, const burn::BurnSummary& s) {
   w.family("ibburn_burn_pass", "1 when the burn verdict is pass, 0 otherwise.");
-  w.sample({}, s.value("verdict", "") == "pass" ? 1 : 0);
+  w.sample({}, s.pass ? 1 : 0);
   std::map<int, std::pair<std::string, std::string>> rank_name;  // rank -> host, endpoint
-  const auto endpoints = s.value("endpoints", nlohmann::json::array());
   w.family("ibburn_burn_endpoint_verdict", "Burn verdict per endpoint (1 for its verdict).");
-  for (const auto& e : endpoints) {
-    rank_name[e.value("rank", -1)] = {e.value("host", ""), e.value("endpoint", "")};
-    w.sample(
-        {{"host", e.value("host", "")}, {"endpoint", e.value("endpoint", "")}, {"verdict", e.value("verdict", "")}}, 1);
+  for (const auto& e : s.endpoints) {
+    const std::string host = e.host.value_or(""), ep = e.endpoint.value_or("");
+    rank_name[e.rank] = {host, ep};
+    w.sample({{"host", host}, {"endpoint", ep}, {"verdict", to_string(e.verdict)}}, 1);
   }
   w.family("ibburn_burn_endpoint_min_gbps", "Slowest direction an endpoint sent (tx) or received (rx), Gb/s.");
-  for (const auto& e : endpoints)
-    for (const char* dir : {"tx", "rx"})
-      if (e.contains(fmt::format("min_{}_gbps", dir)))
-        w.sample({{"host", e.value("host", "")}, {"endpoint", e.value("endpoint", "")}, {"direction", dir}},
-                 e.at(fmt::format("min_{}_gbps", dir)).get<double>());
+  for (const auto& e : s.endpoints)
+    for (auto [dir, gbps] : {std::pair{"tx", e.min_tx_gbps}, std::pair{"rx", e.min_rx_gbps}})
+      if (gbps)
+        w.sample({{"host", e.host.value_or("")}, {"endpoint", e.endpoint.value_or("")}, {"direction", dir}}, *gbps);
   auto who = [&](int rank) {
     auto it = rank_name.find(rank);
     return it == rank_name.end() ? fmt::format("rank{}", rank) : it->second.first + ":" + it->second.second;
   };
   w.family("ibburn_burn_flow_gbps", "Rate of one direction of a flow, Gb/s (receiver's count).");
-  for (const auto& f : s.value("flows", nlohmann::json::array()))
-    w.sample({{"stage", std::to_string(f.value("stage", 0))},
-              {"flow", std::to_string(f.value("flow", 0))},
-              {"from", who(f.value("from", -1))},
-              {"to", who(f.value("to", -1))},
-              {"verdict", f.value("verdict", "")}},
-             f.value("gbps", 0.0));
+  for (const auto& f : s.flows)
+    w.sample({{"stage", std::to_string(f.stage)},
+              {"flow", std::to_string(f.flow)},
+              {"from", who(f.from)},
+              {"to", who(f.to)},
+              {"verdict", to_string(f.verdict)}},
+             f.gbps);
 }
 }  // namespace
 

@@ -31,7 +31,7 @@ std::vector<Finding> findings_of(const nlohmann::json& j, const fs::path& p) {
 RunData load_run_dir(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw InputError(dir.string(), 0, "not a directory");
   RunData run;
-  if (fs::exists(dir / "summary.json")) run.burn = parse_file(dir / "summary.json");
+  if (fs::exists(dir / "summary.json")) run.burn = burn::load_summary((dir / "summary.json").string());
   if (fs::exists(dir / "topo.json")) run.topo = findings_of(parse_file(dir / "topo.json"), dir / "topo.json");
   if (fs::exists(dir / "counters.json")) {
     run.counters = parse_file(dir / "counters.json");

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "burn/summary.h"
 #include "common/finding.h"
 
 namespace ibburn::report {
@@ -18,7 +19,7 @@ struct HostCheck {
 };
 
 struct RunData {
-  std::optional<nlohmann::json> burn;        // burn's summary.json
+  std::optional<burn::BurnSummary> burn;     // burn's summary.json
   std::optional<std::vector<Finding>> topo;  // topo check --json
   std::optional<nlohmann::json> counters;    // counters --json: {"ports","findings"}
   std::vector<HostCheck> hosts;              // host check --json, one file per host

@@ -89,14 +89,14 @@ TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
   in.endpoints = eps(4, 0);
   in.options = {0.9, 10};
   Summary s = make_summary(in);
-  EXPECT_FALSE(s.pass);
-  const auto& e = s.json.at("endpoints");
-  EXPECT_EQ(e[0].at("verdict"), "pass");
-  EXPECT_EQ(e[1].at("verdict"), "slow");
-  EXPECT_EQ(e[2].at("verdict"), "pass");
-  EXPECT_EQ(e[3].at("verdict"), "pass");
-  EXPECT_EQ(s.json.at("counts").at("slow"), 6);
-  EXPECT_EQ(s.json.at("counts").at("pass"), 6);
+  EXPECT_FALSE(s.doc.pass);
+  const auto& e = s.doc.endpoints;
+  EXPECT_EQ(e[0].verdict, Verdict::Pass);
+  EXPECT_EQ(e[1].verdict, Verdict::Slow);
+  EXPECT_EQ(e[2].verdict, Verdict::Pass);
+  EXPECT_EQ(e[3].verdict, Verdict::Pass);
+  EXPECT_EQ(s.doc.counts.at("slow"), 6);
+  EXPECT_EQ(s.doc.counts.at("pass"), 6);
   int slow_endpoints = 0;
   for (const auto& f : s.findings) slow_endpoints += f.kind == "slow_endpoint";
   EXPECT_EQ(slow_endpoints, 1);
@@ -128,14 +128,14 @@ TEST(Verdict, LostRankIsNamedAndItsPeersAreNotBlamed) {
   in.lost = {{1, "rank 1 (h1 eth0): control connection closed"}};
   in.options = {0.9, 0};
   Summary s = make_summary(in);
-  EXPECT_FALSE(s.pass);
-  ASSERT_EQ(s.json.at("lost_ranks").size(), 1u);
-  EXPECT_EQ(s.json.at("lost_ranks")[0].at("rank"), 1);
-  EXPECT_EQ(s.json.at("lost_ranks")[0].at("host"), "h1");
-  const auto& e = s.json.at("endpoints");
-  EXPECT_EQ(e[1].at("verdict"), "failed");
-  EXPECT_EQ(e[0].at("verdict"), "pass");
-  EXPECT_EQ(e[2].at("verdict"), "pass");
+  EXPECT_FALSE(s.doc.pass);
+  ASSERT_EQ(s.doc.lost_ranks.size(), 1u);
+  EXPECT_EQ(s.doc.lost_ranks[0].rank, 1);
+  EXPECT_EQ(s.doc.lost_ranks[0].host, "h1");
+  const auto& e = s.doc.endpoints;
+  EXPECT_EQ(e[1].verdict, Verdict::Failed);
+  EXPECT_EQ(e[0].verdict, Verdict::Pass);
+  EXPECT_EQ(e[2].verdict, Verdict::Pass);
   bool named = false;
   for (const auto& f : s.findings)
     named |= f.kind == "lost_rank" && f.message.find("rank 1 (h1 eth0)") != std::string::npos;
@@ -148,8 +148,8 @@ TEST(Verdict, AllPassIsPass) {
   in.endpoints = eps(2, 10);
   in.complete = true;
   Summary s = make_summary(in);
-  EXPECT_TRUE(s.pass);
-  EXPECT_EQ(s.json.at("verdict"), "pass");
+  EXPECT_TRUE(s.doc.pass);
+  EXPECT_EQ(to_json(s.doc).at("verdict"), "pass");
   EXPECT_TRUE(s.findings.empty());
 }
 

@@ -48,15 +48,18 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
                                    {}}};
 
   // A burn over every HCA, one of them slow (on another leaf than the bad cable), for the heat map.
-  nlohmann::json eps = nlohmann::json::array();
-  for (size_t i = 0; i < d.hcas.size(); ++i)
-    eps.push_back({{"rank", i},
-                   {"host", d.hcas[i].host},
-                   {"endpoint", "mlx5_" + std::to_string(d.hcas[i].hca) + ":1"},
-                   {"verdict", i == 78 ? "slow" : "pass"},
-                   {"min_tx_gbps", i == 78 ? 120.0 : 390.0},
-                   {"min_rx_gbps", 391.0}});
-  run.burn = nlohmann::json{{"verdict", "fail"}, {"endpoints", eps}};
+  run.burn.emplace();
+  run.burn->pass = false;
+  for (size_t i = 0; i < d.hcas.size(); ++i) {
+    burn::EndpointRecord e;
+    e.rank = static_cast<int>(i);
+    e.host = d.hcas[i].host;
+    e.endpoint = "mlx5_" + std::to_string(d.hcas[i].hca) + ":1";
+    e.verdict = i == 78 ? burn::Verdict::Slow : burn::Verdict::Pass;
+    e.min_tx_gbps = i == 78 ? 120.0 : 390.0;
+    e.min_rx_gbps = 391.0;
+    run.burn->endpoints.push_back(e);
+  }
 
   // The screenshot stays in the build tree to look at; the rest (and Chromium's profile)
   // goes with the test's directory. Chromium keeps its default TMPDIR: its singleton socket

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "burn/verdict.h"
+#include "common/error.h"
 #include "common/file_io.h"
 #include "report/history.h"
 #include "report/prometheus.h"
@@ -45,7 +46,7 @@ burn::Summary written_by_the_burn() {
 
 TEST(ReportBurnSummary, WhatTheBurnWritesReachesPrometheusAndHistory) {
   ibburn::testing::TempDir dir;
-  write_file_atomic(dir.file("summary.json"), written_by_the_burn().json.dump(2));
+  burn::write_summary(dir.file("summary.json"), written_by_the_burn().doc);
   const report::RunData run = report::load_run_dir(dir.path());
   ASSERT_TRUE(run.burn);
 
@@ -66,4 +67,46 @@ TEST(ReportBurnSummary, WhatTheBurnWritesReachesPrometheusAndHistory) {
   for (const auto& o : report::observations(run))
     host_seen_bad |= o.subject_kind == "host" && o.subject == "gpu002" && o.source == "burn" && o.kind == "suspect";
   EXPECT_TRUE(host_seen_bad);
+}
+
+// Every field, optional ones included, survives write -> read -> write unchanged.
+TEST(ReportBurnSummary, TypedDocumentRoundTrips) {
+  burn::BurnSummary s = written_by_the_burn().doc;
+  s.suspects = {{"leaf1[6] -> spine1[2]", "leaf1[6]", "spine1[2]", 0.5, 3, 1, {"leaf1[5] -> spine1[1]"}}};
+  s.localization_notes = {"rank 7 has no port GUID of this fabric"};
+  s.endpoints[0].explained_by = {"leaf1[6] -> spine1[2]"};
+  s.lost_ranks = {{3, "rank 3 (gpu004 mlx5_0:1): control connection closed", "gpu004", "mlx5_0:1"}};
+  s.host_checks = {{"gpu009",
+                    true,
+                    {false,
+                     "sysfs unreadable",
+                     {{"pcie_degraded", Severity::Error, "mlx5_3 at x8", {{"gpu009", 0}}, {{"width", 8}}}},
+                     nlohmann::json::array({{{"gpu", "0000:1b:00.0"}, {"hca", "mlx5_0"}}})}}};
+  const nlohmann::json once = burn::to_json(s);
+  EXPECT_EQ(burn::to_json(burn::summary_from_json(once, "summary.json")), once);
+}
+
+// A field renamed (or dropped) by the writer is an error naming the file and the field, not
+// a default that reads as "pass".
+TEST(ReportBurnSummary, RenamedFieldIsRefusedWithItsPlace) {
+  nlohmann::json j = burn::to_json(written_by_the_burn().doc);
+  j["endpoints"][1]["result"] = j["endpoints"][1]["verdict"];
+  j["endpoints"][1].erase("verdict");
+  try {
+    burn::summary_from_json(j, "run/summary.json");
+    FAIL() << "accepted a summary without endpoints[1].verdict";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "run/summary.json: endpoints[1].verdict: missing");
+  }
+  j = burn::to_json(written_by_the_burn().doc);
+  j["flows"][0]["verdict"] = "great";
+  EXPECT_THROW(burn::summary_from_json(j, "s.json"), InputError);
+  j = burn::to_json(written_by_the_burn().doc);
+  j["stages_run"] = "1";
+  try {
+    burn::summary_from_json(j, "s.json");
+    FAIL() << "accepted a string stages_run";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "s.json: stages_run: wrong type (string)");
+  }
 }

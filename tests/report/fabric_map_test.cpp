@@ -43,9 +43,14 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
                                   {"missing", Severity::Error, "", {{"leaf2", 6}, {"spine1", 4}}, {}}};
   run.counters = nlohmann::json::parse(R"({"ports":[],"findings":[{"kind":"errors","severity":"error","message":"",
       "ports":[{"node":"leaf1","port":2},{"node":"gpu002 mlx5_0","port":1}]}]})");
-  run.burn = nlohmann::json::parse(R"({"endpoints":[{"host":"gpu003","endpoint":"mlx5_0:1","verdict":"slow"}],
-      "suspects":[{"cable":"leaf1[6] -> spine1[2]","from":"leaf1[6]","to":"spine1[2]","confidence":1.0},
-                  {"cable":"leaf1[5] -> spine1[1]","from":"leaf1[5]","to":"spine1[1]","confidence":0.2}]})");
+  run.burn.emplace();
+  burn::EndpointRecord slow;
+  slow.host = "gpu003";
+  slow.endpoint = "mlx5_0:1";
+  slow.verdict = burn::Verdict::Slow;
+  run.burn->endpoints = {slow};
+  run.burn->suspects = {{"leaf1[6] -> spine1[2]", "leaf1[6]", "spine1[2]", 1.0, 2, 0, {}},
+                        {"leaf1[5] -> spine1[1]", "leaf1[5]", "spine1[1]", 0.2, 1, 3, {}}};
   const auto v = port_verdicts(run);
   EXPECT_EQ(v.at("leaf1[2]"), CableVerdict::Errors);
   EXPECT_EQ(v.at("gpu003 mlx5_0[1]"), CableVerdict::Slow);
@@ -101,11 +106,10 @@ TEST(ReportHtml, EscapesAndHasVerdictFirst) {
 
 TEST(ReportHtml, BurnSuspectsAndPreflightAreShown) {
   RunData run;
-  run.burn = nlohmann::json::parse(R"({"verdict":"fail","endpoints":[],
-      "suspects":[{"cable":"leaf1[6] -> spine1[2]","from":"leaf1[6]","to":"spine1[2]","confidence":1.0,
-                   "slow_flows":3,"healthy_flows":0,"tied_with":[]}],
-      "host_checks":[{"host":"gpu009","ok":false,"refused":true,"findings":[{"kind":"pcie_degraded",
-        "severity":"error","message":"mlx5_3 at x8","ports":[]}]}]})");
+  run.burn.emplace();
+  run.burn->pass = false;
+  run.burn->suspects = {{"leaf1[6] -> spine1[2]", "leaf1[6]", "spine1[2]", 1.0, 3, 0, {}}};
+  run.burn->host_checks = {{"gpu009", true, {false, {}, {{"pcie_degraded", Severity::Error, "mlx5_3 at x8", {}, {}}}}}};
   const std::string html = html_report(run, nullptr, "t");
   EXPECT_NE(html.find("Suspect cables (1)"), std::string::npos);
   EXPECT_NE(html.find("leaf1[6] -&gt; spine1[2]"), std::string::npos);

@@ -11,12 +11,15 @@ namespace {
 // A run where gpu001..gpu004 burn; `slow` hosts are slow; counters see two cables, one bad.
 RunData run_with(std::vector<std::string> slow, bool bad_cable) {
   RunData run;
-  nlohmann::json eps = nlohmann::json::array();
+  run.burn.emplace();
+  run.burn->pass = slow.empty();
   for (std::string h : {"gpu001", "gpu002", "gpu003", "gpu004"}) {
-    bool is_slow = std::find(slow.begin(), slow.end(), h) != slow.end();
-    eps.push_back({{"host", h}, {"endpoint", "mlx5_0:1"}, {"verdict", is_slow ? "slow" : "pass"}});
+    burn::EndpointRecord e;
+    e.host = h;
+    e.endpoint = "mlx5_0:1";
+    e.verdict = std::find(slow.begin(), slow.end(), h) != slow.end() ? burn::Verdict::Slow : burn::Verdict::Pass;
+    run.burn->endpoints.push_back(e);
   }
-  run.burn = nlohmann::json{{"verdict", slow.empty() ? "pass" : "fail"}, {"endpoints", eps}};
   run.counters = nlohmann::json::parse(R"({"ports":[
     {"node":"leaf1","port":1,"peer":{"node":"gpu001 mlx5_0","port":1},"counters":{}},
     {"node":"leaf1","port":2,"peer":{"node":"gpu002 mlx5_0","port":1},"counters":{}}],"findings":[]})");
@@ -53,11 +56,9 @@ TEST(ReportHistory, ObservationsNameHostsHcasAndCables) {
 
 TEST(ReportHistory, BurnSuspectsAndPreflightAreObservations) {
   RunData run = run_with({}, false);
-  (*run.burn)["suspects"] = nlohmann::json::parse(R"([
-    {"cable":"leaf1[2] -> gpu002 mlx5_0[1]","from":"leaf1[2]","to":"gpu002 mlx5_0[1]","confidence":1.0},
-    {"cable":"leaf1[1] -> gpu001 mlx5_0[1]","from":"leaf1[1]","to":"gpu001 mlx5_0[1]","confidence":0.25}])");
-  (*run.burn)["host_checks"] = nlohmann::json::parse(R"([{"host":"gpu004","ok":false,"refused":true,
-    "findings":[{"kind":"pcie_degraded","severity":"error","message":"x8","ports":[]}]}])");
+  run.burn->suspects = {{"leaf1[2] -> gpu002 mlx5_0[1]", "leaf1[2]", "gpu002 mlx5_0[1]", 1.0, 1, 0, {}},
+                        {"leaf1[1] -> gpu001 mlx5_0[1]", "leaf1[1]", "gpu001 mlx5_0[1]", 0.25, 1, 0, {}}};
+  run.burn->host_checks = {{"gpu004", true, {false, {}, {{"pcie_degraded", Severity::Error, "x8", {}, {}}}}}};
   int suspect = 0, preflight = 0;
   for (const auto& o : observations(run)) {
     if (o.kind == "suspect_cable") {

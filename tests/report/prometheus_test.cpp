@@ -14,10 +14,11 @@ TEST(ReportPrometheus, EscapesLabelValues) {
 
 TEST(ReportPrometheus, BurnRatesAndVerdicts) {
   RunData run;
-  run.burn = nlohmann::json::parse(R"({"verdict":"fail",
-    "endpoints":[{"rank":0,"host":"gpu001","endpoint":"mlx5_0:1","verdict":"pass","min_tx_gbps":390.5,"min_rx_gbps":391},
-                 {"rank":1,"host":"gpu\"2","endpoint":"mlx5_0:1","verdict":"slow"}],
-    "flows":[{"stage":1,"flow":0,"from":0,"to":1,"gbps":12.25,"expected_gbps":400,"verdict":"slow"}]})");
+  run.burn.emplace();
+  run.burn->pass = false;
+  run.burn->endpoints = {{0, burn::Verdict::Pass, 1, 0, "gpu001", "mlx5_0:1", 390.5, 391, {}, {}},
+                         {1, burn::Verdict::Slow, 1, 1, "gpu\"2", "mlx5_0:1", {}, {}, {}, {}}};
+  run.burn->flows = {{1, 0, 0, 1, 12.25, 400, burn::Verdict::Slow, {}}};
   EXPECT_EQ(prometheus_text(run),
             "# HELP ibburn_burn_pass 1 when the burn verdict is pass, 0 otherwise.\n"
             "# TYPE ibburn_burn_pass gauge\n"

@@ -1,0 +1,189 @@
+#include "burn/summary.h"
+
+#include <stdexcept>
+
+#include "common/error.h"
+#include "common/file_io.h"
+#include "common/json_fields.h"
+
+namespace ibburn::burn {
+
+using nlohmann::json;
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Slow: return "slow";
+    case Verdict::Failed: return "failed";
+    case Verdict::Suspect: return "suspect";
+    case Verdict::Unjudged: return "unjudged";
+    case Verdict::Interrupted: return "interrupted";
+  }
+  return "?";
+}
+
+Verdict verdict_from_string(const std::string& s) {
+  for (Verdict v :
+       {Verdict::Pass, Verdict::Slow, Verdict::Failed, Verdict::Suspect, Verdict::Unjudged, Verdict::Interrupted})
+    if (s == to_string(v)) return v;
+  throw std::invalid_argument("unknown verdict \"" + s + "\"");
+}
+
+namespace {
+
+template <class T>
+void put(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+// A field of the document, read strictly: errors name the file and the field.
+JsonFields document(const json& j, const std::string& source) {
+  return JsonFields(j, [source](const std::string& field, const std::string& what) {
+    throw InputError(source, 0, field.empty() ? what : field + ": " + what);
+  });
+}
+
+Verdict read_verdict(const JsonFields& f, const char* key) {
+  try {
+    return verdict_from_string(f.get<std::string>(key));
+  } catch (const std::invalid_argument& e) {
+    f.fail(key, e.what());
+  }
+}
+
+}  // namespace
+
+json to_json(const DirectionVerdict& r) {
+  json j{{"stage", r.stage},
+         {"flow", r.flow},
+         {"from", r.from},
+         {"to", r.to},
+         {"gbps", r.gbps},
+         {"expected_gbps", r.expected_gbps},
+         {"verdict", to_string(r.verdict)}};
+  if (!r.reason.empty()) j["reason"] = r.reason;
+  return j;
+}
+
+json to_json(const EndpointRecord& r) {
+  json j{{"rank", r.rank}, {"verdict", to_string(r.verdict)}, {"directions", r.directions}, {"bad", r.bad}};
+  put(j, "host", r.host);
+  put(j, "endpoint", r.endpoint);
+  put(j, "min_tx_gbps", r.min_tx_gbps);
+  put(j, "min_rx_gbps", r.min_rx_gbps);
+  put(j, "reason", r.reason);
+  if (!r.explained_by.empty()) j["explained_by"] = r.explained_by;
+  return j;
+}
+
+json to_json(const SuspectRecord& r) {
+  return {{"cable", r.cable},
+          {"from", r.from},
+          {"to", r.to},
+          {"confidence", r.confidence},
+          {"slow_flows", r.slow_flows},
+          {"healthy_flows", r.healthy_flows},
+          {"tied_with", r.tied_with}};
+}
+
+json to_json(const BurnSummary& s) {
+  json lost = json::array(), eps = json::array(), flows = json::array(), hosts = json::array();
+  for (const auto& l : s.lost_ranks) {
+    json j{{"rank", l.rank}, {"reason", l.reason}};
+    put(j, "host", l.host);
+    put(j, "endpoint", l.endpoint);
+    lost.push_back(std::move(j));
+  }
+  for (const auto& e : s.endpoints) eps.push_back(to_json(e));
+  for (const auto& f : s.flows) flows.push_back(to_json(f));
+  for (const auto& h : s.host_checks) {
+    json j = h.check;
+    j["host"] = h.host;
+    j["refused"] = h.refused;
+    hosts.push_back(std::move(j));
+  }
+  json j{{"transport", s.transport},
+         {"complete", s.complete},
+         {"interrupted", s.interrupted},
+         {"stages_planned", s.stages_planned},
+         {"stages_run", s.stages_run},
+         {"threshold", s.threshold},
+         {"expect_gbps", s.expect_gbps},
+         {"verdict", s.pass ? "pass" : "fail"},
+         {"counts", s.counts},
+         {"lost_ranks", lost},
+         {"endpoints", eps},
+         {"flows", flows},
+         {"host_checks", hosts}};
+  if (s.suspects) {
+    j["suspects"] = json::array();
+    for (const auto& x : *s.suspects) j["suspects"].push_back(to_json(x));
+    j["localization_notes"] = s.localization_notes;
+  }
+  return j;
+}
+
+BurnSummary summary_from_json(const json& j, const std::string& source) {
+  const JsonFields top = document(j, source);
+  BurnSummary s;
+  s.transport = top.get<std::string>("transport");
+  s.complete = top.get<bool>("complete");
+  s.interrupted = top.get<bool>("interrupted");
+  s.stages_planned = top.get<int>("stages_planned");
+  s.stages_run = top.get<int>("stages_run");
+  s.threshold = top.get<double>("threshold");
+  s.expect_gbps = top.get<double>("expect_gbps");
+  const std::string verdict = top.get<std::string>("verdict");
+  if (verdict != "pass" && verdict != "fail")
+    top.fail("verdict", "expected \"pass\" or \"fail\", got \"" + verdict + "\"");
+  s.pass = verdict == "pass";
+  s.counts = top.get<std::map<std::string, int>>("counts");
+  for (const auto& f : top.objects("lost_ranks"))
+    s.lost_ranks.push_back({f.get<int>("rank"), f.get<std::string>("reason"), f.optional<std::string>("host"),
+                            f.optional<std::string>("endpoint")});
+  for (const auto& f : top.objects("endpoints")) {
+    EndpointRecord e;
+    e.rank = f.get<int>("rank");
+    e.verdict = read_verdict(f, "verdict");
+    e.directions = f.get<int>("directions");
+    e.bad = f.get<int>("bad");
+    e.host = f.optional<std::string>("host");
+    e.endpoint = f.optional<std::string>("endpoint");
+    e.min_tx_gbps = f.optional<double>("min_tx_gbps");
+    e.min_rx_gbps = f.optional<double>("min_rx_gbps");
+    e.reason = f.optional<std::string>("reason");
+    e.explained_by = f.optional<std::vector<std::string>>("explained_by").value_or(std::vector<std::string>{});
+    s.endpoints.push_back(std::move(e));
+  }
+  for (const auto& f : top.objects("flows"))
+    s.flows.push_back({f.get<int>("stage"), f.get<std::uint32_t>("flow"), f.get<int>("from"), f.get<int>("to"),
+                       f.get<double>("gbps"), f.get<double>("expected_gbps"), read_verdict(f, "verdict"),
+                       f.optional<std::string>("reason").value_or("")});
+  for (const auto& f : top.objects("host_checks"))
+    s.host_checks.push_back({f.get<std::string>("host"), f.get<bool>("refused"), read_host_check(f)});
+  if (j.contains("suspects")) {
+    s.suspects.emplace();
+    for (const auto& f : top.objects("suspects"))
+      s.suspects->push_back({f.get<std::string>("cable"), f.get<std::string>("from"), f.get<std::string>("to"),
+                             f.get<double>("confidence"), f.get<int>("slow_flows"), f.get<int>("healthy_flows"),
+                             f.get<std::vector<std::string>>("tied_with")});
+    s.localization_notes = top.get<std::vector<std::string>>("localization_notes");
+  }
+  return s;
+}
+
+BurnSummary load_summary(const std::string& path) {
+  json j;
+  try {
+    j = json::parse(read_file(path));
+  } catch (const json::parse_error& e) {
+    throw InputError(path, 0, std::string("not JSON: ") + e.what());
+  }
+  return summary_from_json(j, path);
+}
+
+void write_summary(const std::string& path, const BurnSummary& s) {
+  write_file_atomic(path, to_json(s).dump(2) + "\n");
+}
+
+}  // namespace ibburn::burn

@@ -1,0 +1,104 @@
+#pragma once
+// summary.json as one typed document: what the burn writes (burn/verdict.cpp builds it, the
+// coordinator adds the host checks, an Explainer adds the localisation) and what `report`,
+// `history`, Prometheus and `plan localize` read back. Reading is strict: a missing or
+// mistyped required field is an InputError naming the file and the field, never a default,
+// so a field renamed on one side fails on the other. Optional fields are std::optional (or
+// empty lists) and say when they are absent. docs/burn.md describes the fields.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "burn/control_protocol.h"
+#include "common/finding.h"
+
+namespace ibburn::burn {
+
+enum class Verdict { Pass, Slow, Failed, Suspect, Unjudged, Interrupted };
+const char* to_string(Verdict v);
+Verdict verdict_from_string(const std::string& s);  // throws std::invalid_argument
+
+// One direction of one flow of one stage, judged (burn/verdict.h judges them).
+struct DirectionVerdict {
+  int stage = 0;
+  std::uint32_t flow = 0;
+  int from = 0;
+  int to = 0;
+  double gbps = 0;
+  double expected_gbps = 0;
+  Verdict verdict = Verdict::Unjudged;
+  std::string reason;  // "" (absent in JSON) when it passed
+};
+
+// One endpoint (rank) over the whole run.
+struct EndpointRecord {
+  int rank = 0;
+  Verdict verdict = Verdict::Unjudged;
+  int directions = 0;  // judged directions it took part in
+  int bad = 0;         // of those, slow or failed
+  // Absent when the rank's endpoint was never known (it died before hello).
+  std::optional<std::string> host, endpoint;
+  std::optional<double> min_tx_gbps, min_rx_gbps;  // absent: it never sent / received
+  std::optional<std::string> reason;
+  std::vector<std::string> explained_by;  // cables the localisation blames for its bad flows
+};
+
+struct LostRankRecord {
+  int rank = 0;
+  std::string reason;
+  std::optional<std::string> host, endpoint;
+};
+
+// One host's preflight as the burn saw it: the host's answer, and whether its ranks were
+// refused (not ok, and no --force).
+struct HostCheckRecord {
+  std::string host;
+  bool refused = false;
+  HostCheckAnswer check;
+};
+
+// A cable the localisation names, "node[port]" at both ends.
+struct SuspectRecord {
+  std::string cable;
+  std::string from, to;
+  double confidence = 0;
+  int slow_flows = 0;
+  int healthy_flows = 0;
+  std::vector<std::string> tied_with;  // cables the same evidence fits
+};
+
+struct BurnSummary {
+  std::string transport;
+  bool complete = false;     // every stage ran to its end
+  bool interrupted = false;  // Ctrl-C / SIGTERM
+  int stages_planned = 0;
+  int stages_run = 0;
+  double threshold = 0.9;
+  double expect_gbps = 0;
+  bool pass = true;                   // "verdict": "pass" | "fail"
+  std::map<std::string, int> counts;  // flow directions per verdict
+  std::vector<LostRankRecord> lost_ranks;
+  std::vector<EndpointRecord> endpoints;
+  std::vector<DirectionVerdict> flows;
+  std::vector<HostCheckRecord> host_checks;
+  // Present only when the burn had a fabric to localise on (`--fabric`).
+  std::optional<std::vector<SuspectRecord>> suspects;
+  std::vector<std::string> localization_notes;
+};
+
+nlohmann::json to_json(const DirectionVerdict& r);
+nlohmann::json to_json(const EndpointRecord& r);
+nlohmann::json to_json(const SuspectRecord& r);
+nlohmann::json to_json(const BurnSummary& s);
+
+// `source` names the document in errors ("out/summary.json").
+BurnSummary summary_from_json(const nlohmann::json& j, const std::string& source);
+BurnSummary load_summary(const std::string& path);
+// Atomically (a reader never sees half a file).
+void write_summary(const std::string& path, const BurnSummary& s);
+
+}  // namespace ibburn::burn
