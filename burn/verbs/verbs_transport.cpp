@@ -45,6 +45,7 @@ class VerbsTransport final : public Transport {
     device->context = rdma::open_context(api, list.find(device_name));
     device->pd = rdma::alloc_pd(device->context);
     device->port = query_port_info(device->context, port, settings_.gid_index);
+    device->monitor = std::make_unique<PortMonitor>(device->context, port);
     device_ = std::move(device);
 
     const int gpu = options_.gpu = gpu_for(o, device_name);
