@@ -6,6 +6,8 @@
 #include <cstring>
 #include <random>
 
+#include "burn/verbs/cpu_affinity.h"
+
 namespace ibburn::burn::verbs {
 namespace {
 
@@ -311,6 +313,7 @@ void VerbsConnection::check_async_events() {
 }
 
 void VerbsConnection::run() {
+  pin_current_thread(device_->local_cpus);
   Clock::time_point stop_at{};
   last_rx_ = Clock::now();
   while (!abort_ && !failed_) {

@@ -29,6 +29,7 @@ struct VerbsDevice {
   rdma::Context context;
   rdma::ProtectionDomain pd;
   PortInfo port;
+  std::vector<int> local_cpus;           // the HCA's local CPUs, where the workers run; empty: unknown
   std::unique_ptr<PortMonitor> monitor;  // last: stops reading events before the context closes
 };
 

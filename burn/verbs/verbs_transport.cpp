@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "burn/verbs/cpu_affinity.h"
 #include "burn/verbs/verbs_connection.h"
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
@@ -45,6 +46,7 @@ class VerbsTransport final : public Transport {
     device->context = rdma::open_context(api, list.find(device_name));
     device->pd = rdma::alloc_pd(device->context);
     device->port = query_port_info(device->context, port, settings_.gid_index);
+    device->local_cpus = hca_local_cpus(device_name);
     device->monitor = std::make_unique<PortMonitor>(device->context, port);
     device_ = std::move(device);
 
