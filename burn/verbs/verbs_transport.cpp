@@ -50,10 +50,11 @@ class VerbsTransport final : public Transport {
     device->monitor = std::make_unique<PortMonitor>(device->context, port);
     device_ = std::move(device);
 
+    const cuda::RegistrationChoice registration = gpu_registration_choice(o.extra);  // validated with host memory too
     const int gpu = options_.gpu = gpu_for(o, device_name);
     if (gpu >= 0) {
-      memory_ = [gpu](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
-        return make_gpu_memory(pd, bytes, gpu, access);
+      memory_ = [gpu, registration](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
+        return make_gpu_memory(pd, bytes, gpu, access, registration);
       };
     } else {
       const int node = rdma_device_numa_node(device_name);
