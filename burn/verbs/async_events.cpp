@@ -55,11 +55,14 @@ std::optional<std::string> local_port_fault(const LocalPortEvidence& e) {
     } else if (ev.type == IBV_EVENT_PORT_ACTIVE && this_port && !facts.empty()) {
       facts.push_back("came back " + seconds_into(ev.at, e.since) + " in (" + event_name(ev.type) + ")");
     } else if (ev.type == IBV_EVENT_DEVICE_FATAL) {
-      facts.push_back("its adapter failed " + seconds_into(ev.at, e.since) + " into the flow (" +
+      facts.push_back("saw its adapter fail " + seconds_into(ev.at, e.since) + " into the flow (" +
                       event_name(ev.type) + ")");
     }
   }
-  if (e.link_downed > 0) facts.push_back("its link_downed counter rose by " + std::to_string(e.link_downed));
+  if (e.link_downed > 0) {
+    facts.push_back("counted " + std::to_string(e.link_downed) + " link-down event" + (e.link_downed == 1 ? "" : "s") +
+                    " (counters/link_downed)");
+  }
   if (facts.empty()) return std::nullopt;
   std::string text = "local port " + e.port_name;
   for (size_t i = 0; i < facts.size(); ++i) text += (i == 0 ? " " : i + 1 == facts.size() ? " and " : ", ") + facts[i];
