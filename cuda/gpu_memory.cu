@@ -166,6 +166,20 @@ int DeviceBuffer::export_dmabuf(uint64_t base, size_t length) const {
         "than CUDA 11.7): no dma-buf export");
   }
   use(gpu_);
+  // Asked up front (as perftest does) so the refusal names the cause, not a bare export failure.
+  using DeviceGet = CUresult (*)(CUdevice*, int);
+  using Attribute = CUresult (*)(int*, CUdevice_attribute, CUdevice);
+  void* get = driver_function("cuDeviceGet", 2000);
+  void* attribute = driver_function("cuDeviceGetAttribute", 2000);
+  CUdevice device{};
+  int dmabuf = 1;
+  if (get != nullptr && attribute != nullptr && reinterpret_cast<DeviceGet>(get)(&device, gpu_) == CUDA_SUCCESS &&
+      reinterpret_cast<Attribute>(attribute)(&dmabuf, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, device) == CUDA_SUCCESS &&
+      dmabuf == 0) {
+    throw EnvironmentError("GPU " + std::to_string(gpu_) +
+                           " cannot export dma-buf (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0: the proprietary "
+                           "kernel module, or a kernel without dma-buf)");
+  }
   int fd = -1;
   const CUresult rc = reinterpret_cast<GetHandle>(fn)(&fd, static_cast<CUdeviceptr>(base), length,
                                                       CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
