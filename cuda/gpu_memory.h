@@ -10,8 +10,17 @@ namespace ibburn::cuda {
 
 // Whether this binary was built with CUDA.
 bool built_with_cuda();
-// GPUs visible to this process; 0 without CUDA, without a driver or without a GPU.
-int device_count();
+// GPUs visible to this process, and why none are when CUDA itself failed.
+struct GpuCount {
+  int count = 0;
+  std::string error;  // "cudaErrorInsufficientDriver: ..." (a CUDA 13 runtime on a 12.x driver); "" otherwise
+};
+// 0 without CUDA, without a driver or without a GPU; the error says which.
+GpuCount device_count();
+
+// Writes by the HCA into GPU memory are not guaranteed visible to a kernel launched after the
+// completion on compute capability < 9.0 (A100): flush them first (NCCL does the same).
+constexpr bool needs_gpudirect_flush(int compute_capability_major) { return compute_capability_major < 9; }
 // The CUDA ordinal of the GPU at a PCI address ("0000:1a:00.0"); -1 when CUDA does not see
 // it (or ibburn was built without CUDA).
 int device_at_pci_address(const std::string& bdf);
@@ -32,15 +41,17 @@ class DeviceBuffer {
 
   // Words [offset, offset+bytes) := pattern_word(flow, seq, i), i from 0 (a kernel).
   void fill_pattern(size_t offset, size_t bytes, uint32_t flow, uint64_t seq);
-  // Words of [offset, offset+bytes) differing from the pattern (a kernel and a reduction).
+  // Words of [offset, offset+bytes) differing from the pattern (a kernel and a reduction),
+  // after flushing the HCA's writes where the GPU needs it (needs_gpudirect_flush).
   uint64_t count_mismatches(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) const;
   void copy_to_host(void* dst, size_t offset, size_t bytes) const;
   void copy_from_host(size_t offset, const void* src, size_t bytes);
 
-  // A dma-buf file descriptor for the whole allocation (cuMemGetHandleForAddressRange,
-  // found through cudaGetDriverEntryPoint so no libcuda link is needed). The caller closes
-  // it. Throws EnvironmentError when the driver cannot export (too old, or no dma-buf).
-  int export_dmabuf() const;
+  // A dma-buf file descriptor for [base, base + length), a page-aligned range inside the
+  // allocation (cuMemGetHandleForAddressRange, found through cudaGetDriverEntryPoint so no
+  // libcuda link is needed). The caller closes it. Throws EnvironmentError, with the driver's
+  // error name, when the driver cannot export (too old, or no dma-buf).
+  int export_dmabuf(uint64_t base, size_t length) const;
 
  private:
   int gpu_;
@@ -48,6 +59,7 @@ class DeviceBuffer {
   size_t allocated_ = 0;
   void* data_ = nullptr;
   void* mismatch_counter_ = nullptr;  // device word the verify kernel adds into
+  bool flush_ = false;                // flush GPUDirect writes before verifying
 };
 
 }  // namespace ibburn::cuda

@@ -31,6 +31,13 @@ std::vector<Finding> check_pairing(const HostInventory& inv, const std::vector<P
 std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e);
 std::vector<Finding> check_counts(const HostInventory& inv, const Expectations& e);
 
+// Below this RLIMIT_MEMLOCK a burn's registrations can fail when its pinning is unknown: one
+// bidirectional flow of 4 QPs x 8 MiB messages pins 64 MiB of host memory.
+constexpr uint64_t kMemlockFloor = 64ull << 20;
+// memlock_low: RLIMIT_MEMLOCK below e.pinned_bytes (error) or, with that unknown, below
+// kMemlockFloor (warning). Nothing when unlimited, with CAP_IPC_LOCK, or not read.
+std::vector<Finding> check_memlock(const HostInventory& inv, const Expectations& e);
+
 // All of the above, plus nothing_to_check (info) when there is neither GPU nor HCA.
 std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>& pairs, const Expectations& e);
 

@@ -3,6 +3,7 @@
 // blank lines ignored. Keys (all optional):
 //   gpus=8  hcas=8  rate=400  fw=28.39.1002  link_layer=InfiniBand  max_distance=PXB
 // rate is in Gb/s as sysfs prints it ("400 Gb/sec (4X NDR)" is accepted too).
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,7 @@ struct Expectations {
   std::optional<std::string> fw;
   std::optional<std::string> link_layer;
   Distance max_distance = Distance::PXB;  // farthest GPU-HCA pair that is still fine
+  std::optional<uint64_t> pinned_bytes;   // host memory one burn rank pins; set by the burn, not the file
 };
 
 // Throws InputError(file, line, reason) for unknown keys and bad values.

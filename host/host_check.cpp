@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "host/checks.h"
+#include "host/process_limits.h"
 #include "host/sysfs_reader.h"
 
 namespace ibburn::host {
@@ -30,6 +31,7 @@ std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>
   add(check_peer_memory(inv));
   add(check_pairing(inv, pairs, e));
   add(check_hcas(inv, e));
+  add(check_memlock(inv, e));
   sort_worst_first(out);
   return out;
 }
@@ -45,9 +47,12 @@ HostReport evaluate(HostInventory inv, const Expectations& e) {
 HostReport check_host(const CheckOptions& o) {
   Expectations e;
   if (o.expect_file) e = parse_expectations(read_file(*o.expect_file), *o.expect_file);
+  e.pinned_bytes = o.pinned_bytes;
   HostInventory inv = read_inventory(o.sysfs_root);
   std::error_code ec;
   bool live = std::filesystem::equivalent(o.sysfs_root, "/sys", ec);
+  // The limit is this process's: it describes the host only when /sys is the live one.
+  if (live) inv.memlock = read_memlock_limit();
 
   std::optional<Finding> kmsg_unreadable;
   if (o.kmsg_file) {

@@ -25,6 +25,9 @@ struct CheckOptions {
   std::optional<std::string> expect_file;  // parse_expectations() format
   // Unset: libibverbs on the live system, "not probed" for another sysfs root.
   DmaBufProbe dmabuf_probe;
+  // Host memory one burn rank will pin (MRs), when the caller knows it: checked against
+  // RLIMIT_MEMLOCK. Unset: against kMemlockFloor.
+  std::optional<uint64_t> pinned_bytes;
 };
 
 struct HostReport {

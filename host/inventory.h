@@ -52,6 +52,13 @@ struct Hca {
 
 using rdma::DmaBuf;  // to_string(DmaBuf) is rdma::to_string, found by ADL
 
+// This process's locked-memory budget: what MRs, CQ and QP rings may pin.
+struct MemlockLimit {
+  bool read = false;              // false for a fixture sysfs root: not this process's limit
+  std::optional<uint64_t> bytes;  // RLIMIT_MEMLOCK (soft); nullopt = unlimited
+  bool ipc_lock = false;          // CAP_IPC_LOCK: the limit does not apply
+};
+
 struct HostInventory {
   std::string sysfs_root = "/sys";
   std::map<std::string, PciFunction> pci;  // by BDF: the GPUs, the HCAs and every bridge above them
@@ -62,6 +69,7 @@ struct HostInventory {
   std::string dmabuf_note;      // how the dma-buf answer was found, or why not
   std::vector<KmsgLimit> kmsg;  // downtrained-link messages from the kernel log
   std::string kmsg_note;        // where the log came from, or why it was not read
+  MemlockLimit memlock;
 
   const PciFunction* find(const std::string& bdf) const;
   // "0000:1a:00.0 mlx5_0", "0000:1b:00.0 GPU0", "0000:19:01.0 bridge" or the bare BDF.

@@ -1,6 +1,7 @@
 #include "host/sysfs_reader.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -14,11 +15,8 @@ namespace fs = std::filesystem;
 
 namespace ibburn::host {
 
-namespace {
-constexpr uint16_t kNvidia = 0x10de;
-
-std::optional<std::string> read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
+std::optional<std::string> read_sysfs_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -26,6 +24,19 @@ std::optional<std::string> read_text(const fs::path& p) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
+
+std::optional<uint64_t> read_sysfs_number(const std::string& path) {
+  const auto text = read_sysfs_text(path);
+  if (!text || text->empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text->c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || (*text)[0] == '-') return std::nullopt;
+  return v;
+}
+
+namespace {
+constexpr uint16_t kNvidia = 0x10de;
 
 // Sysfs read errors (EIO on a vanished device) end the stream early: what was read counts.
 std::string read_bytes(const fs::path& p) {
@@ -37,7 +48,7 @@ std::string read_bytes(const fs::path& p) {
 }
 
 unsigned long read_hex(const fs::path& p) {
-  auto s = read_text(p);
+  auto s = read_sysfs_text(p);
   return s ? std::strtoul(s->c_str(), nullptr, 16) : 0;
 }
 
@@ -110,11 +121,11 @@ struct Reader {
     f.vendor = static_cast<uint16_t>(read_hex(dir / "vendor"));
     f.device = static_cast<uint16_t>(read_hex(dir / "device"));
     f.class_code = static_cast<uint32_t>(read_hex(dir / "class"));
-    if (auto s = read_text(dir / "numa_node")) f.numa_node = std::atoi(s->c_str());
-    if (auto s = read_text(dir / "current_link_speed")) f.speed_gts = parse_pcie_speed(*s);
-    if (auto s = read_text(dir / "max_link_speed")) f.max_speed_gts = parse_pcie_speed(*s);
-    if (auto s = read_text(dir / "current_link_width")) f.width = parse_pcie_width(*s);
-    if (auto s = read_text(dir / "max_link_width")) f.max_width = parse_pcie_width(*s);
+    if (auto s = read_sysfs_text(dir / "numa_node")) f.numa_node = std::atoi(s->c_str());
+    if (auto s = read_sysfs_text(dir / "current_link_speed")) f.speed_gts = parse_pcie_speed(*s);
+    if (auto s = read_sysfs_text(dir / "max_link_speed")) f.max_speed_gts = parse_pcie_speed(*s);
+    if (auto s = read_sysfs_text(dir / "current_link_width")) f.width = parse_pcie_width(*s);
+    if (auto s = read_sysfs_text(dir / "max_link_width")) f.max_width = parse_pcie_width(*s);
     std::string config = read_bytes(dir / "config");
     f.config_bytes = config.size();
     f.port_type = pcie_port_type(config);
@@ -129,10 +140,10 @@ std::vector<HcaPort> read_ports(const fs::path& dev) {
   for (const auto& e : fs::directory_iterator(dev / "ports", ec)) {
     HcaPort p;
     p.number = std::atoi(e.path().filename().c_str());
-    p.state = read_text(e.path() / "state").value_or("");
-    p.phys_state = read_text(e.path() / "phys_state").value_or("");
-    p.rate = read_text(e.path() / "rate").value_or("");
-    p.link_layer = read_text(e.path() / "link_layer").value_or("");
+    p.state = read_sysfs_text(e.path() / "state").value_or("");
+    p.phys_state = read_sysfs_text(e.path() / "phys_state").value_or("");
+    p.rate = read_sysfs_text(e.path() / "rate").value_or("");
+    p.link_layer = read_sysfs_text(e.path() / "link_layer").value_or("");
     ports.push_back(p);
   }
   std::sort(ports.begin(), ports.end(), [](const HcaPort& a, const HcaPort& b) { return a.number < b.number; });
@@ -166,8 +177,8 @@ HostInventory read_inventory(const std::string& root) {
     Hca h;
     h.name = e.path().filename().string();
     h.bdf = bdf;
-    h.fw_ver = read_text(e.path() / "fw_ver").value_or("");
-    h.node_guid = read_text(e.path() / "node_guid").value_or("");
+    h.fw_ver = read_sysfs_text(e.path() / "fw_ver").value_or("");
+    h.node_guid = read_sysfs_text(e.path() / "node_guid").value_or("");
     h.ports = read_ports(e.path());
     inv.hcas.push_back(std::move(h));
   }

@@ -43,6 +43,8 @@ const VerbsApi& system_verbs() {
       .destroy_qp = ibv_destroy_qp,
       .post_send = post_send_fn,
       .post_recv = post_recv_fn,
+      .get_async_event = ibv_get_async_event,
+      .ack_async_event = ibv_ack_async_event,
   };
   return api;
 }

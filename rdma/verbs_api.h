@@ -41,6 +41,10 @@ struct VerbsApi {
   int (*destroy_qp)(ibv_qp* qp);
   int (*post_send)(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad_wr);
   int (*post_recv)(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad_wr);
+
+  // Async events (port up/down, CQ overrun, fatal QP or device) on context->async_fd.
+  int (*get_async_event)(ibv_context* context, ibv_async_event* event);
+  void (*ack_async_event)(ibv_async_event* event);
 };
 
 // The table backed by the installed libibverbs.

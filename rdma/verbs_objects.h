@@ -2,6 +2,8 @@
 // RAII owners for every verbs object, each remembering the VerbsApi table that made it so
 // the same table destroys it. Creation failures throw EnvironmentError naming the call and
 // errno, because a failed verbs call is nearly always the host's state (limits, drivers).
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -76,5 +78,13 @@ QueuePair create_qp(const ProtectionDomain& pd, ibv_qp_init_attr& attr);
 
 // "ibv_xxx failed: <strerror(errno)>" for a call that returned NULL or non-zero.
 [[noreturn]] void throw_verbs_error(const std::string& call, int error_number);
+
+// Pinned memory (MRs, CQ and QP rings) counts against RLIMIT_MEMLOCK unless the process has
+// CAP_IPC_LOCK, and under mpirun/ssh/srun the limit is often 64 KiB or 8 MiB. For ENOMEM or
+// EPERM under a finite limit: " (RLIMIT_MEMLOCK is 8192 KiB (ulimit -l); set memlock
+// unlimited ...)"; empty otherwise. limit_bytes: nullopt = unlimited.
+std::string memlock_hint(int error_number, std::optional<uint64_t> limit_bytes);
+// This process's RLIMIT_MEMLOCK soft limit in bytes; nullopt when unlimited.
+std::optional<uint64_t> memlock_limit();
 
 }  // namespace ibburn::rdma

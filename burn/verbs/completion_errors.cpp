@@ -56,4 +56,10 @@ CompletionError describe_poll_failure(int rc) {
                             "): completion queue overrun or device failure; the CQ is unusable"};
 }
 
+bool path_loss(const std::string& kind) { return kind == "peer_unreachable" || kind == "response_timeout"; }
+
+CompletionError blame_local_port(const CompletionError& error, const std::string& local_fault) {
+  return {"local_link", local_fault + ", which explains: " + error.reason};
+}
+
 }  // namespace ibburn::burn::verbs

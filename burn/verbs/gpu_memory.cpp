@@ -8,12 +8,14 @@ namespace {
 
 class GpuMemory final : public PayloadMemory {
  public:
-  GpuMemory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access) : buffer_(gpu, bytes) {
+  GpuMemory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access, cuda::RegistrationChoice choice)
+      : buffer_(gpu, bytes) {
     cuda::GpuRegistrationRequest request;
     request.device_ptr = buffer_.data();
     request.length = buffer_.size();
     request.access = access;
-    request.export_dmabuf = [this] { return buffer_.export_dmabuf(); };
+    request.choice = choice;
+    request.export_dmabuf = [this](uint64_t base, size_t length) { return buffer_.export_dmabuf(base, length); };
     const cuda::GpuRegistration r = cuda::register_gpu_memory(pd.api(), pd.get(), request);
     mr_ = rdma::MemoryRegion(&pd.api(), r.mr);
     how_ = r.how;
@@ -40,8 +42,14 @@ class GpuMemory final : public PayloadMemory {
 
 }  // namespace
 
-std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access) {
-  return std::make_unique<GpuMemory>(pd, bytes, gpu, access);
+std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access,
+                                               cuda::RegistrationChoice choice) {
+  return std::make_unique<GpuMemory>(pd, bytes, gpu, access, choice);
+}
+
+cuda::RegistrationChoice gpu_registration_choice(const std::map<std::string, std::string>& extra) {
+  const auto it = extra.find("gpu_reg");
+  return it == extra.end() ? cuda::RegistrationChoice::Auto : cuda::parse_registration_choice(it->second);
 }
 
 }  // namespace ibburn::burn::verbs

@@ -4,9 +4,11 @@
 // and into it and verifies it through the same calls whichever memory it is.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
+#include "cuda/gpu_registration.h"
 #include "rdma/verbs_objects.h"
 
 namespace ibburn::burn::verbs {
@@ -27,10 +29,16 @@ class PayloadMemory {
 // NUMA node of an RDMA device from sysfs, -1 when unknown (no NUMA, or not a sysfs device).
 int rdma_device_numa_node(const std::string& device, const std::string& sysfs_root = "/sys");
 
+// Registers the whole 2 MiB-rounded mapping; size() stays `bytes`. sysfs_root: where the
+// huge-page counts and the THP mode are read (a fixture tree in tests).
 std::unique_ptr<PayloadMemory> make_host_memory(const rdma::ProtectionDomain& pd, size_t bytes, int numa_node,
-                                                int access);
-// Throws EnvironmentError when GPU memory cannot be used (no CUDA build, no GPU, or neither
-// dma-buf nor peer memory for registration).
-std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access);
+                                                int access, const std::string& sysfs_root = "/sys");
+// Throws EnvironmentError when GPU memory cannot be used (no CUDA build, no GPU, or no
+// registration path among those `choice` allows).
+std::unique_ptr<PayloadMemory> make_gpu_memory(const rdma::ProtectionDomain& pd, size_t bytes, int gpu, int access,
+                                               cuda::RegistrationChoice choice = cuda::RegistrationChoice::Auto);
+
+// The --opt gpu_reg knob (auto, dmabuf or peermem); throws InputError for anything else.
+cuda::RegistrationChoice gpu_registration_choice(const std::map<std::string, std::string>& extra);
 
 }  // namespace ibburn::burn::verbs

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <random>
 
+#include "burn/verbs/cpu_affinity.h"
+
 namespace ibburn::burn::verbs {
 namespace {
 
@@ -34,7 +36,8 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device, cons
       port_(device_->port),
       settings_(settings),
       spec_(spec),
-      verify_(verify) {
+      verify_(verify),
+      since_(device_->monitor ? device_->monitor->mark() : PortMonitor::Mark{}) {
   const size_t n = static_cast<size_t>(settings_.qps);
   const size_t bytes = n * settings_.message_size;
   int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
@@ -187,7 +190,9 @@ std::string VerbsConnection::memory_description() const {
   return m != nullptr ? m->description() : "no payload memory";
 }
 
-void VerbsConnection::fail(const CompletionError& e, size_t q) {
+void VerbsConnection::fail(const CompletionError& error, size_t q) {
+  // A lost local link looks like a dead peer from here: rule it out before blaming the peer.
+  const CompletionError e = device_->monitor ? device_->monitor->attribute(error, since_) : error;
   std::lock_guard l(failure_lock_);
   const bool flush = e.kind == "flushed";
   // A flush only follows the real cause; let the cause replace it.
@@ -298,10 +303,21 @@ bool VerbsConnection::sends_retired() const {
   return std::all_of(qps_.begin(), qps_.end(), [](const Qp& q) { return q.window.outstanding() == 0; });
 }
 
+// A CQ overrun, a fatal QP or a dead adapter arrive as async events, not as completions.
+void VerbsConnection::check_async_events() {
+  events_seen_ = device_->monitor->recorded();
+  std::vector<uint32_t> qp_nums;
+  for (const Qp& q : qps_) qp_nums.push_back(q.qp->qp_num);
+  const auto e = device_->monitor->object_failure(since_.at, {send_cq_.get(), recv_cq_.get()}, qp_nums);
+  if (e) fail(*e, SIZE_MAX);
+}
+
 void VerbsConnection::run() {
+  pin_current_thread(device_->local_cpus);
   Clock::time_point stop_at{};
   last_rx_ = Clock::now();
   while (!abort_ && !failed_) {
+    if (device_->monitor && device_->monitor->recorded() != events_seen_) check_async_events();
     const bool stopping = stop_;
     if (stopping && stop_at == Clock::time_point{}) stop_at = Clock::now();
     bool progress = false;

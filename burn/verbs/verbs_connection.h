@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "burn/transport.h"
+#include "burn/verbs/async_events.h"
 #include "burn/verbs/completion_errors.h"
 #include "burn/verbs/payload_memory.h"
 #include "burn/verbs/port_info.h"
@@ -28,6 +29,8 @@ struct VerbsDevice {
   rdma::Context context;
   rdma::ProtectionDomain pd;
   PortInfo port;
+  std::vector<int> local_cpus;           // the HCA's local CPUs, where the workers run; empty: unknown
+  std::unique_ptr<PortMonitor> monitor;  // last: stops reading events before the context closes
 };
 
 // Allocates payload memory for a connection (host or GPU): a Transport-wide choice.
@@ -73,6 +76,7 @@ class VerbsConnection final : public Connection {
   void post_receives(size_t q, int count);
   void fail(const CompletionError& e, size_t q);
   bool sends_retired() const;
+  void check_async_events();
 
   std::shared_ptr<const VerbsDevice> device_;
   const rdma::VerbsApi& api_;
@@ -105,6 +109,8 @@ class VerbsConnection final : public Connection {
   bool failure_is_flush_ = false;
   std::atomic<bool> failed_{false};
   Clock::time_point last_rx_{};  // worker only: when an immediate last arrived
+  PortMonitor::Mark since_;       // local port events and counters after this can explain a failure
+  uint64_t events_seen_ = 0;      // worker only: the monitor's event count last checked
 };
 
 }  // namespace ibburn::burn::verbs

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "burn/verbs/cpu_affinity.h"
 #include "burn/verbs/verbs_connection.h"
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
@@ -45,12 +46,15 @@ class VerbsTransport final : public Transport {
     device->context = rdma::open_context(api, list.find(device_name));
     device->pd = rdma::alloc_pd(device->context);
     device->port = query_port_info(device->context, port, settings_.gid_index);
+    device->local_cpus = hca_local_cpus(device_name);
+    device->monitor = std::make_unique<PortMonitor>(device->context, port);
     device_ = std::move(device);
 
+    const cuda::RegistrationChoice registration = gpu_registration_choice(o.extra);  // validated with host memory too
     const int gpu = options_.gpu = gpu_for(o, device_name);
     if (gpu >= 0) {
-      memory_ = [gpu](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
-        return make_gpu_memory(pd, bytes, gpu, access);
+      memory_ = [gpu, registration](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
+        return make_gpu_memory(pd, bytes, gpu, access, registration);
       };
     } else {
       const int node = rdma_device_numa_node(device_name);

@@ -17,12 +17,13 @@ namespace {
 #define REQUIRE_GPU()                                                          \
   do {                                                                         \
     if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";              \
-    if (device_count() == 0) GTEST_SKIP() << "no GPU visible to this process"; \
+    if (device_count().count == 0) GTEST_SKIP() << "no GPU visible: " << device_count().error; \
   } while (0)
 
 TEST(GpuMemory, WithoutCudaEveryGpuCallSaysSo) {
   if (built_with_cuda()) GTEST_SKIP() << "built with CUDA";
-  EXPECT_EQ(device_count(), 0);
+  EXPECT_EQ(device_count().count, 0);
+  EXPECT_EQ(device_count().error, "built without CUDA");
   try {
     DeviceBuffer b(0, 1 << 20);
     FAIL();
@@ -33,7 +34,26 @@ TEST(GpuMemory, WithoutCudaEveryGpuCallSaysSo) {
 
 TEST(GpuMemory, MissingGpuIsAnEnvironmentError) {
   if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";
-  EXPECT_THROW(DeviceBuffer(device_count(), 4096), EnvironmentError);  // one past the last
+  EXPECT_THROW(DeviceBuffer(device_count().count, 4096), EnvironmentError);  // one past the last
+}
+
+TEST(GpuMemory, NoGpuSaysWhatCudaAnswered) {
+  if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";
+  const GpuCount n = device_count();
+  if (n.count > 0) GTEST_SKIP() << n.count << " GPU(s) visible";
+  EXPECT_NE(n.error.find("cudaError"), std::string::npos) << n.error;  // e.g. cudaErrorNoDevice
+  try {
+    DeviceBuffer b(0, 4096);
+    FAIL();
+  } catch (const EnvironmentError& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaGetDeviceCount: cudaError"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuMemory, FlushBeforeVerifyOnlyBeforeHopper) {
+  EXPECT_TRUE(needs_gpudirect_flush(8));  // A100
+  EXPECT_FALSE(needs_gpudirect_flush(9));  // H100, H200
+  EXPECT_FALSE(needs_gpudirect_flush(10));
 }
 
 TEST(GpuMemory, FillKernelWritesTheSharedPattern) {
@@ -64,9 +84,14 @@ TEST(GpuMemory, VerifyKernelCountsDifferingWords) {
 TEST(GpuMemory, ExportsTheBufferAsDmabuf) {
   REQUIRE_GPU();
   DeviceBuffer b(0, 8 << 20);
-  const int fd = b.export_dmabuf();
+  const auto base = reinterpret_cast<uint64_t>(b.data());
+  const int fd = b.export_dmabuf(base, b.allocated());
   EXPECT_GE(fd, 0);
   ::close(fd);
+  const int part = b.export_dmabuf(base + 4096, 8192);  // an aligned range inside it
+  EXPECT_GE(part, 0);
+  ::close(part);
+  EXPECT_THROW(b.export_dmabuf(base, b.allocated() + 4096), EnvironmentError);
 }
 
 // With an HCA present too: the full GPUDirect registration, and which path it took.
@@ -85,7 +110,7 @@ TEST(GpuMemory, RegistersWithTheHcaWhenOneIsPresent) {
   r.device_ptr = b.data();
   r.length = b.size();
   r.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  r.export_dmabuf = [&] { return b.export_dmabuf(); };
+  r.export_dmabuf = [&](uint64_t base, size_t length) { return b.export_dmabuf(base, length); };
   const GpuRegistration reg = register_gpu_memory(api, pd.get(), r);
   rdma::MemoryRegion mr(&api, reg.mr);
   std::cout << "GPU memory registered through " << reg.how << "\n";

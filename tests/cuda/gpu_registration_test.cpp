@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -31,7 +32,10 @@ class GpuRegistrationTest : public ::testing::Test {
     request.length = memory.size();
     request.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
     request.sysfs_root = sysfs.string();
-    request.export_dmabuf = [] { return ::eventfd(0, EFD_CLOEXEC); };  // any open fd will do
+    request.export_dmabuf = [this](uint64_t base, size_t length) {
+      exported.push_back({base, length});
+      return ::eventfd(0, EFD_CLOEXEC);  // any open fd will do
+    };
   }
   void add_peer_memory(const std::string& rel) {
     fs::create_directories((sysfs / rel).parent_path());
@@ -45,6 +49,7 @@ class GpuRegistrationTest : public ::testing::Test {
   TempDir tmp;
   const fs::path sysfs = tmp.path();
   cuda::GpuRegistrationRequest request;
+  std::vector<std::pair<uint64_t, size_t>> exported;
 };
 
 TEST_F(GpuRegistrationTest, ProbeReadsTheErrno) {
@@ -75,7 +80,7 @@ TEST_F(GpuRegistrationTest, PeerMemoryWhenTheStackHasNoDmabuf) {
 
 TEST_F(GpuRegistrationTest, PeerMemoryWhenTheDriverCannotExport) {
   add_peer_memory("kernel/mm/memory_peers/nv_mem_nc/version");
-  request.export_dmabuf = []() -> int { throw EnvironmentError("no cuMemGetHandleForAddressRange"); };
+  request.export_dmabuf = [](uint64_t, size_t) -> int { throw EnvironmentError("no cuMemGetHandleForAddressRange"); };
   const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
   rdma::MemoryRegion mr(&hca.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
@@ -90,9 +95,76 @@ TEST_F(GpuRegistrationTest, RefusesWithBothReasonsWhenNeitherWorks) {
     const std::string what = e.what();
     EXPECT_NE(what.find("dma-buf: the RDMA stack does not support"), std::string::npos) << what;
     EXPECT_NE(what.find("nvidia_peermem not loaded"), std::string::npos) << what;
+    EXPECT_NE(what.find("no peer-memory API"), std::string::npos) << what;  // no memory_peers: dma-buf only
     EXPECT_EQ(e.code(), kExitEnvironment);
   }
   EXPECT_TRUE(rdma::peer_memory_modules(sysfs.string()).empty());
+}
+
+TEST_F(GpuRegistrationTest, ExportsThePageAlignedRangeAndRegistersTheOffset) {
+  request.device_ptr = memory.data() + 100;
+  request.length = 5000;
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
+  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const auto ptr = reinterpret_cast<uint64_t>(request.device_ptr);
+  ASSERT_EQ(exported.size(), 1u);
+  EXPECT_EQ(exported[0].first, ptr / page * page);
+  EXPECT_EQ(exported[0].first % page, 0u);
+  EXPECT_GE(exported[0].first + exported[0].second, ptr + 5000);
+  EXPECT_EQ(exported[0].second % page, 0u);
+  EXPECT_EQ(mr->addr, request.device_ptr);  // iova: the pointer itself
+}
+
+TEST(GpuRegistration, DmabufRangeArithmetic) {
+  const cuda::DmaBufRange aligned = cuda::dmabuf_range(0x200000, 0x400000, 4096);
+  EXPECT_EQ(aligned.base, 0x200000u);
+  EXPECT_EQ(aligned.offset, 0u);
+  EXPECT_EQ(aligned.length, 0x400000u);
+  const cuda::DmaBufRange r = cuda::dmabuf_range(0x201010, 0x1000, 4096);
+  EXPECT_EQ(r.base, 0x201000u);
+  EXPECT_EQ(r.offset, 0x10u);
+  EXPECT_EQ(r.length, 0x2000u);  // the last byte 0x20200f lies in the second page
+  const cuda::DmaBufRange big = cuda::dmabuf_range(0x7f0000010000, 1, 65536);
+  EXPECT_EQ(big.offset, 0u);
+  EXPECT_EQ(big.length, 65536u);
+}
+
+TEST(GpuRegistration, ChoiceIsValidated) {
+  EXPECT_EQ(cuda::parse_registration_choice("auto"), cuda::RegistrationChoice::Auto);
+  EXPECT_EQ(cuda::parse_registration_choice("dmabuf"), cuda::RegistrationChoice::DmaBuf);
+  EXPECT_EQ(cuda::parse_registration_choice("peermem"), cuda::RegistrationChoice::PeerMemory);
+  for (const char* bad : {"", "dma-buf", "PEERMEM", "both"}) {
+    try {
+      cuda::parse_registration_choice(bad);
+      FAIL() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("expected auto, dmabuf or peermem"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(GpuRegistrationTest, ForcedPeerMemorySkipsDmabuf) {
+  add_peer_memory("module/nvidia_peermem/version");
+  request.choice = cuda::RegistrationChoice::PeerMemory;
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
+  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
+  EXPECT_TRUE(exported.empty());
+}
+
+TEST_F(GpuRegistrationTest, ForcedDmabufDoesNotFallBack) {
+  add_peer_memory("kernel/mm/memory_peers/nv_mem/version");
+  hca.set_dmabuf_supported(false);
+  request.choice = cuda::RegistrationChoice::DmaBuf;
+  try {
+    cuda::register_gpu_memory(hca.api(), pd.get(), request);
+    FAIL() << "fell back to peer memory";
+  } catch (const EnvironmentError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("peer memory: not tried (gpu_reg=dmabuf)"), std::string::npos) << what;
+    EXPECT_NE(what.find("Load nvidia_peermem"), std::string::npos) << what;  // memory_peers exists here
+  }
 }
 
 }  // namespace

@@ -75,6 +75,18 @@ struct Device {
   bool revoked = false;
   bool corrupting = false;
   int cq_capacity = 0;
+  // Async events: ctx.async_fd is a non-blocking eventfd counting the queued events.
+  bool port_down = false;
+  std::deque<ibv_async_event> async_events;
+  Device() { ctx.async_fd = ::eventfd(0, EFD_SEMAPHORE | EFD_NONBLOCK | EFD_CLOEXEC); }
+  ~Device() { ::close(ctx.async_fd); }
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  void raise(const ibv_async_event& e) {
+    async_events.push_back(e);
+    const uint64_t one = 1;
+    (void)!::write(ctx.async_fd, &one, sizeof one);
+  }
 };
 
 }  // namespace
@@ -110,7 +122,13 @@ struct SoftHca::State {
   void push(ibv_cq* cq, const ibv_wc& wc) {
     Cq* c = cq_of(cq);
     if (c->entries.size() >= c->capacity) {
-      c->overrun = true;  // real HCAs raise IBV_EVENT_CQ_ERR; the CQ is unusable after this
+      if (!c->overrun) {
+        ibv_async_event e{};
+        e.event_type = IBV_EVENT_CQ_ERR;
+        e.element.cq = cq;
+        device_of(cq->context)->raise(e);
+      }
+      c->overrun = true;  // the CQ is unusable after this
       return;
     }
     c->entries.push_back(wc);
@@ -182,7 +200,7 @@ struct SoftHca::State {
       return true;
     }
     Qp* peer = find_peer(q);
-    if (q.device->dead || peer == nullptr || peer->device->dead ||
+    if (q.device->dead || q.device->port_down || peer == nullptr || peer->device->dead || peer->device->port_down ||
         (peer->qp.state != IBV_QPS_RTR && peer->qp.state != IBV_QPS_RTS)) {
       complete_send(q, w, IBV_WC_RETRY_EXC_ERR);
       return true;
@@ -281,7 +299,7 @@ int s_query_port(ibv_context* c, uint8_t port, ibv_port_attr* a) {
   Device* d = st().device_of(c);
   if (d == nullptr || port != 1) return EINVAL;
   *a = {};
-  a->state = IBV_PORT_ACTIVE;
+  a->state = d->port_down ? IBV_PORT_DOWN : IBV_PORT_ACTIVE;
   a->max_mtu = IBV_MTU_4096;
   a->active_mtu = d->port.active_mtu;
   a->lid = d->port.roce ? 0 : d->port.lid;
@@ -289,7 +307,7 @@ int s_query_port(ibv_context* c, uint8_t port, ibv_port_attr* a) {
   a->active_width = d->port.active_width;
   a->active_speed = d->port.active_speed;
   a->gid_tbl_len = 1;
-  a->phys_state = 5;
+  a->phys_state = d->port_down ? 3 : 5;  // Disabled : LinkUp
   return 0;
 }
 int s_query_gid(ibv_context* c, uint8_t port, int index, ibv_gid* gid) {
@@ -579,6 +597,18 @@ int s_post_recv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
   return 0;
 }
 
+int s_get_async_event(ibv_context* c, ibv_async_event* event) {
+  uint64_t value = 0;
+  if (::read(c->async_fd, &value, sizeof value) != sizeof value) return -1;  // EAGAIN: none queued
+  std::lock_guard l(st().lock);
+  Device* d = st().device_of(c);
+  if (d == nullptr || d->async_events.empty()) return -1;
+  *event = d->async_events.front();
+  d->async_events.pop_front();
+  return 0;
+}
+void s_ack_async_event(ibv_async_event*) {}
+
 const rdma::VerbsApi kSoftApi{
     .get_device_list = s_get_device_list,
     .free_device_list = s_free_device_list,
@@ -606,6 +636,8 @@ const rdma::VerbsApi kSoftApi{
     .destroy_qp = s_destroy_qp,
     .post_send = s_post_send,
     .post_recv = s_post_recv,
+    .get_async_event = s_get_async_event,
+    .ack_async_event = s_ack_async_event,
 };
 
 }  // namespace
@@ -653,6 +685,25 @@ void SoftHca::set_dmabuf_supported(bool supported) {
 void SoftHca::set_corrupting(const std::string& device, bool corrupt) {
   std::lock_guard l(state_->lock);
   state_->device_named(device)->corrupting = corrupt;
+}
+
+void SoftHca::set_port_down(const std::string& device, bool down) {
+  std::lock_guard l(state_->lock);
+  Device* d = state_->device_named(device);
+  if (d->port_down == down) return;
+  d->port_down = down;
+  ibv_async_event e{};
+  e.event_type = down ? IBV_EVENT_PORT_ERR : IBV_EVENT_PORT_ACTIVE;
+  e.element.port_num = 1;
+  d->raise(e);
+}
+
+void SoftHca::raise_async_event(const std::string& device, ibv_event_type type) {
+  std::lock_guard l(state_->lock);
+  ibv_async_event e{};
+  e.event_type = type;
+  e.element.port_num = 1;
+  state_->device_named(device)->raise(e);
 }
 
 std::vector<SoftQpStats> SoftHca::qp_stats(const std::string& device) const {

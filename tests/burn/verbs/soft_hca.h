@@ -58,6 +58,12 @@ class SoftHca {
   void set_dmabuf_supported(bool supported);
   void set_corrupting(const std::string& device, bool corrupt);  // flips a bit in each write into it
 
+  // Async events (context->async_fd). Taking a port down raises IBV_EVENT_PORT_ERR, makes
+  // ibv_query_port say DOWN and writes to or from it exhaust their retries; bringing it up
+  // raises IBV_EVENT_PORT_ACTIVE. A CQ overrun raises IBV_EVENT_CQ_ERR.
+  void set_port_down(const std::string& device, bool down);
+  void raise_async_event(const std::string& device, ibv_event_type type);  // port 1 for port events
+
   std::vector<SoftQpStats> qp_stats(const std::string& device) const;
   int live_objects() const;  // PDs, MRs, CQs, QPs, channels and contexts not yet destroyed
 

@@ -189,8 +189,8 @@ INSTANTIATE_TEST_SUITE_P(
                       InjectedFailure{"peer_revokes_its_buffer", nullptr,
                                       [](SoftHca& h) { h.revoke_remote_access("soft1"); }, "IBV_WC_REM_ACCESS_ERR",
                                       true},
-                      InjectedFailure{"local_link_down", nullptr, [](SoftHca& h) { h.set_host_dead("soft0", true); },
-                                      "unreachable", true},
+                      InjectedFailure{"local_link_down", nullptr, [](SoftHca& h) { h.set_port_down("soft0", true); },
+                                      "local port soft0:1", false},
                       InjectedFailure{"cq_overrun", [](SoftHca& h) { h.set_cq_capacity("soft0", 1); }, nullptr,
                                       "overrun", false, false}),
     [](const auto& p) { return std::string(p.param.name); });
