@@ -1,7 +1,5 @@
 // The verbs Transport: binds a rank to one HCA port, then creates one VerbsConnection per
 // flow end, all sharing the port's context and protection domain.
-#include <arpa/inet.h>
-
 #include <iostream>
 
 #include "burn/verbs/verbs_connection.h"
@@ -44,7 +42,7 @@ class VerbsTransport final : public Transport {
     auto device = std::make_shared<VerbsDevice>();
     device->context = rdma::open_context(api, list.find(device_name));
     device->pd = rdma::alloc_pd(device->context);
-    device->port = query_port_info(device->context, port, settings_.gid_index);
+    device->port = query_port_info(device->context, port, settings_);
     device_ = std::move(device);
 
     const int gpu = options_.gpu = gpu_for(o, device_name);
@@ -70,10 +68,7 @@ class VerbsTransport final : public Transport {
     e.lid = p.lid;
     e.link_layer = p.roce ? "Ethernet" : "InfiniBand";
     // RoCE ports are reached by GID (an IPv6 address, or IPv4-mapped for RoCE v2).
-    if (p.roce) {
-      char text[INET6_ADDRSTRLEN] = {};
-      if (::inet_ntop(AF_INET6, p.gid.raw, text, sizeof text) != nullptr) e.address = text;
-    }
+    if (p.roce) e.address = gid_text(p.gid);
     e.rate_gbps = p.rate_gbps;
     e.gpu = options_.gpu;
     return e;

@@ -117,7 +117,7 @@ TEST(VerbsTransport, RoceAddressesByGid) {
                   SoftPort{.lid = 2, .roce = true, .active_mtu = IBV_MTU_4096});
   EXPECT_EQ(p.ta->local_endpoint().link_layer, "Ethernet");
   EXPECT_EQ(p.ta->local_endpoint().lid, 0);
-  EXPECT_EQ(p.ta->local_endpoint().address, "fe80::2:c903:0:1");  // the port's GID
+  EXPECT_EQ(p.ta->local_endpoint().address, "::ffff:10.0.0.1");  // the port's RoCE v2 GID
   Flow f = one_way(p);
   for (const SoftQpStats& q : p.hca.qp_stats("soft0")) {
     EXPECT_TRUE(q.global);
