@@ -236,19 +236,6 @@ TEST(VerbsTransport, EndpointDescribesTheBoundPort) {
   EXPECT_EQ(p.ta->name(), "verbs");
 }
 
-TEST(VerbsTransport, LocalRankPicksTheNthActivePort) {
-  SoftHca hca;
-  hca.add_device("soft0", SoftPort{.lid = 1});
-  hca.add_device("soft1", SoftPort{.lid = 2});
-  TransportOptions o;
-  o.local_rank = 1;
-  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "soft1:1");
-  o.local_rank = 2;  // more ranks than ports: wraps around
-  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "soft0:1");
-  o.bind = "mlx5_7:1";
-  EXPECT_THROW(burn::verbs::make_verbs_transport(hca.api(), o), EnvironmentError);
-}
-
 TEST(VerbsTransport, NoDevicesIsAnEnvironmentError) {
   SoftHca hca;
   EXPECT_THROW(burn::verbs::make_verbs_transport(hca.api(), TransportOptions{}), EnvironmentError);
@@ -299,7 +286,7 @@ TEST(VerbsTransport, PairedGpuIsTheDefaultOnlyWhenCudaSeesIt) {
   o.bind = "soft0:1";  // no pairing for soft0: host memory, silently
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().gpu, -1);
-  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr().find("GPU"), std::string::npos);
 }
 
 }  // namespace

@@ -2,9 +2,10 @@
 // software-HCA hosts: GID choice per host from the GID table (RoCE v2, IPv4 first), the
 // gid_index and pkey_index overrides checked, ends of different GID kinds refused at connect,
 // SL / traffic class / P_Key index / ACK timeout / hop limit on the QPs, a GRH on InfiniBand
-// across subnets.
+// across subnets, and the default port binding with its binding line.
 #include <gtest/gtest.h>
 
+#include "burn/socket_util.h"
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
 #include "tests/burn/transport_suite.h"
@@ -208,6 +209,39 @@ TEST(VerbsPath, InfinibandUsesAGrhWhereThePortRequiresOne) {
   f.run();
   for (const SoftQpStats& q : qps_of(h.hca, "soft0")) EXPECT_TRUE(q.global);
   for (const SoftQpStats& q : qps_of(h.hca, "soft1")) EXPECT_FALSE(q.global);
+}
+
+TEST(VerbsPath, DefaultBindingIsPrintedWithItsReason) {
+  SoftHca hca;
+  // Discovery order, not name order; one Ethernet port among InfiniBand ones.
+  hca.add_device("mlx5_10", SoftPort{.lid = 10});
+  hca.add_device("mlx5_3", SoftPort{.lid = 3, .roce = true});
+  hca.add_device("mlx5_2", SoftPort{.lid = 2});
+  hca.add_device("mlx5_1", SoftPort{.lid = 1});
+  TransportOptions o;
+  o.rank = 7;
+  o.local_rank = 2;
+  o.local_ranks = 3;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "mlx5_10:1");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "ibburn: rank 7 (" + burn::hostname() +
+                ", local rank 2): verbs mlx5_10:1, GID 0 IB (port 3 of 3 active InfiniBand ports by name (1 Ethernet "
+                "left out))\n");
+
+  o.hca_by_gpu = {{"0000:1a:00.0", "mlx5_2"}, {"0000:3b:00.0", "mlx5_1"}};
+  o.local_rank = 1;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "mlx5_1:1");
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("0000:3b:00.0"), std::string::npos);
+
+  o.hca_by_gpu.clear();
+  o.local_ranks = 2;  // three InfiniBand ports, two ranks
+  ::testing::internal::CaptureStderr();
+  EXPECT_THROW(burn::verbs::make_verbs_transport(hca.api(), o), Error);
+  o.bind = "mlx5_7:1";
+  EXPECT_THROW(burn::verbs::make_verbs_transport(hca.api(), o), EnvironmentError);
+  ::testing::internal::GetCapturedStderr();
 }
 
 }  // namespace
