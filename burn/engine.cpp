@@ -105,6 +105,13 @@ std::map<std::string, std::string> gpu_by_hca(const HostCheckAnswer& host_check)
   return out;
 }
 
+// The pairing is in GPU address order (host::pair_gpus_with_hcas).
+std::vector<std::pair<std::string, std::string>> hca_by_gpu(const HostCheckAnswer& host_check) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& p : host_check.pairing) out.emplace_back(p.value("gpu_bdf", ""), p.value("hca", ""));
+  return out;
+}
+
 void enter_netns(const std::string& name) {
   const std::string path = "/var/run/netns/" + name;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -151,8 +158,9 @@ int run_burn(const BurnOptions& o) {
   const auto startup_deadline = Clock::now() + o.timeout * 2;
   const std::string host = hostname();
   MPI_Comm local = host_comm(rank, host);
-  int local_rank = 0;
+  int local_rank = 0, local_ranks = 1;
   MPI_Comm_rank(local, &local_rank);
+  MPI_Comm_size(local, &local_ranks);
   // One rank per host checks it; the others take the GPU pairing from its answer.
   std::optional<HostCheckAnswer> host_check;
   if (o.host_check) {
@@ -214,6 +222,9 @@ int run_burn(const BurnOptions& o) {
       TransportOptions to;
       to.bind = binding.endpoint;
       to.local_rank = local_rank;
+      to.local_ranks = local_ranks;
+      to.rank = rank;
+      if (host_check) to.hca_by_gpu = hca_by_gpu(*host_check);
       to.gpu = binding.gpu;
       to.message_size = o.message_size;
       to.verify = o.verify;

@@ -1,6 +1,7 @@
 #include "burn/results.h"
 
 #include "burn/engine.h"
+#include "burn/verbs/verbs_settings.h"
 
 #include <algorithm>
 
@@ -217,6 +218,8 @@ nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vec
                    {"plan", to_json(plan)},
                    {"endpoints", nlohmann::json::array()}};
   for (const auto& e : endpoints) h["endpoints"].push_back(to_json(e));
+  // The QoS class, partition and ACK timeout the run's QPs used.
+  if (o.transport == "verbs") h["verbs_path"] = verbs::path_settings_json(o.extra);
   return h;
 }
 

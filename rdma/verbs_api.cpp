@@ -6,6 +6,9 @@ namespace {
 // Out-of-line bodies for the verbs that verbs.h defines as inline functions or macros.
 int query_port_fn(ibv_context* c, uint8_t port, ibv_port_attr* a) { return ibv_query_port(c, port, a); }
 ibv_mr* reg_mr_fn(ibv_pd* pd, void* addr, size_t length, int access) { return ibv_reg_mr(pd, addr, length, access); }
+int query_gid_ex_fn(ibv_context* c, uint32_t port, uint32_t index, ibv_gid_entry* entry, uint32_t flags) {
+  return ibv_query_gid_ex(c, port, index, entry, flags);
+}
 int req_notify_cq_fn(ibv_cq* cq, int solicited_only) { return ibv_req_notify_cq(cq, solicited_only); }
 int poll_cq_fn(ibv_cq* cq, int n, ibv_wc* wc) { return ibv_poll_cq(cq, n, wc); }
 int post_send_fn(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) { return ibv_post_send(qp, wr, bad); }
@@ -24,7 +27,8 @@ const VerbsApi& system_verbs() {
       .close_device = ibv_close_device,
       .query_device = ibv_query_device,
       .query_port = query_port_fn,
-      .query_gid = ibv_query_gid,
+      .query_gid_ex = query_gid_ex_fn,
+      .query_pkey = ibv_query_pkey,
       .alloc_pd = ibv_alloc_pd,
       .dealloc_pd = ibv_dealloc_pd,
       .reg_mr = reg_mr_fn,

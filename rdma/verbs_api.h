@@ -19,7 +19,9 @@ struct VerbsApi {
   int (*close_device)(ibv_context* context);
   int (*query_device)(ibv_context* context, ibv_device_attr* attr);
   int (*query_port)(ibv_context* context, uint8_t port, ibv_port_attr* attr);
-  int (*query_gid)(ibv_context* context, uint8_t port, int index, ibv_gid* gid);
+  // A GID with its type (IBVERBS_1.11, inline in verbs.h): 0, ENODATA for an empty entry, or errno.
+  int (*query_gid_ex)(ibv_context* context, uint32_t port, uint32_t index, ibv_gid_entry* entry, uint32_t flags);
+  int (*query_pkey)(ibv_context* context, uint8_t port, int index, __be16* pkey);
 
   ibv_pd* (*alloc_pd)(ibv_context* context);
   int (*dealloc_pd)(ibv_pd* pd);

@@ -1,6 +1,11 @@
 #include "burn/verbs/port_info.h"
 
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <iterator>
 
 #include "common/error.h"
 #include "topo/link_rate.h"
@@ -43,28 +48,134 @@ std::pair<std::string, uint8_t> parse_bind(const std::string& bind) {
   return {dev, static_cast<uint8_t>(port)};
 }
 
-PortInfo query_port_info(const rdma::Context& context, uint8_t port, int gid_index) {
+bool gid_is_ipv4_mapped(const ibv_gid& g) {
+  static constexpr uint8_t kPrefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  return std::memcmp(g.raw, kPrefix, sizeof kPrefix) == 0;
+}
+
+bool gid_is_link_local(const ibv_gid& g) { return g.raw[0] == 0xfe && (g.raw[1] & 0xc0) == 0x80; }
+
+std::string gid_text(const ibv_gid& g) {
+  char text[INET6_ADDRSTRLEN] = {};
+  return ::inet_ntop(AF_INET6, g.raw, text, sizeof text) != nullptr ? text : "?";
+}
+
+const char* gid_type_name(ibv_gid_type t) {
+  switch (t) {
+    case IBV_GID_TYPE_IB: return "IB";
+    case IBV_GID_TYPE_ROCE_V1: return "RoCE v1";
+    case IBV_GID_TYPE_ROCE_V2: return "RoCE v2";
+  }
+  return "unknown type";
+}
+
+const char* gid_family(const ibv_gid& g) { return gid_is_ipv4_mapped(g) ? "IPv4" : "IPv6"; }
+
+namespace {
+
+bool gid_is_zero(const ibv_gid& g) {
+  return std::all_of(std::begin(g.raw), std::end(g.raw), [](uint8_t b) { return b == 0; });
+}
+
+std::string describe(const GidEntry& e) {
+  return std::to_string(e.index) + " " + gid_type_name(e.type) + " " + gid_text(e.gid);
+}
+
+std::string describe(const std::vector<GidEntry>& valid) {
+  std::string s;
+  for (const GidEntry& e : valid) s += (s.empty() ? "" : ", ") + describe(e);
+  return s.empty() ? "no valid entry" : s;
+}
+
+}  // namespace
+
+GidEntry choose_gid(const std::vector<GidEntry>& valid, int table_len, bool roce, std::optional<int> wanted,
+                    const std::string& where) {
+  const auto at = [&](int index) {
+    return std::find_if(valid.begin(), valid.end(), [index](const GidEntry& e) { return e.index == index; });
+  };
+  if (wanted) {
+    const std::string knob = "gid_index=" + std::to_string(*wanted) + ": ";
+    if (*wanted >= table_len) {
+      throw InputError("--opt", 0, knob + where + " has " + std::to_string(table_len) + " GID entries");
+    }
+    const auto it = at(*wanted);
+    if (it == valid.end()) {
+      throw InputError("--opt", 0, knob + where + "'s GID " + std::to_string(*wanted) + " is empty (valid: " +
+                                       describe(valid) + ")");
+    }
+    // RoCE v1 is an Ethernet frame without an IP header: not routed, no DSCP for the lossless class.
+    if (roce && it->type != IBV_GID_TYPE_ROCE_V2) {
+      throw InputError("--opt", 0, knob + where + "'s GID " + describe(*it) + " is not RoCE v2 (valid: " +
+                                       describe(valid) + ")");
+    }
+    return *it;
+  }
+  if (!roce) {
+    const auto it = at(0);
+    if (it == valid.end()) throw EnvironmentError(where + ": GID 0 (the port GID) is empty");
+    return *it;
+  }
+  const auto usable = [](const GidEntry& e) {
+    return e.type == IBV_GID_TYPE_ROCE_V2 && !gid_is_zero(e.gid) && !gid_is_link_local(e.gid);
+  };
+  for (bool ipv4 : {true, false}) {
+    for (const GidEntry& e : valid) {
+      if (usable(e) && gid_is_ipv4_mapped(e.gid) == ipv4) return e;
+    }
+  }
+  throw EnvironmentError(where + " has no RoCE v2 GID with a routable IP address (GID table: " + describe(valid) +
+                         "); give its netdev an IP address, or pass --opt gid_index=N");
+}
+
+PortInfo query_port_info(const rdma::Context& context, uint8_t port, const VerbsSettings& settings) {
   const rdma::VerbsApi& api = context.api();
   PortInfo info;
   info.device = api.get_device_name(context->device);
   info.port = port;
   ibv_port_attr attr{};
   if (int rc = api.query_port(context.get(), port, &attr); rc != 0) {
-    rdma::throw_verbs_error("ibv_query_port(" + info.device + ":" + std::to_string(port) + ")", rc);
+    rdma::throw_verbs_error("ibv_query_port(" + info.name() + ")", rc);
   }
   if (attr.state != IBV_PORT_ACTIVE) {
-    throw EnvironmentError(info.device + ":" + std::to_string(port) + " is not ACTIVE (state " +
-                           std::to_string(static_cast<int>(attr.state)) + ")");
+    throw EnvironmentError(info.name() + " is not ACTIVE (state " + std::to_string(static_cast<int>(attr.state)) + ")");
   }
   info.lid = attr.lid;
   info.roce = attr.link_layer == IBV_LINK_LAYER_ETHERNET;
+  info.grh_required = (attr.flags & IBV_QPF_GRH_REQUIRED) != 0;
   info.active_mtu = attr.active_mtu;
   info.rate_gbps = port_rate_gbps(attr.active_width, attr.active_speed);
-  info.gid_index = gid_index;
-  if (int rc = api.query_gid(context.get(), port, gid_index, &info.gid); rc != 0) {
-    rdma::throw_verbs_error("ibv_query_gid(" + info.device + ", index " + std::to_string(gid_index) + ")", rc);
+
+  std::vector<GidEntry> valid;
+  for (int i = 0; i < attr.gid_tbl_len; ++i) {
+    ibv_gid_entry e{};
+    const int rc = api.query_gid_ex(context.get(), port, static_cast<uint32_t>(i), &e, 0);
+    if (rc == ENODATA) continue;
+    if (rc != 0) rdma::throw_verbs_error("ibv_query_gid_ex(" + info.name() + ", index " + std::to_string(i) + ")", rc);
+    valid.push_back({i, e.gid, static_cast<ibv_gid_type>(e.gid_type)});
   }
-  if (!info.roce) info.port_guid = be64toh(info.gid.global.interface_id);
+  const GidEntry chosen = choose_gid(valid, attr.gid_tbl_len, info.roce, settings.gid_index, info.name());
+  info.gid_index = chosen.index;
+  info.gid = chosen.gid;
+  info.gid_type = chosen.type;
+  if (!valid.empty() && valid.front().index == 0) {
+    info.subnet_prefix = be64toh(valid.front().gid.global.subnet_prefix);
+    if (!info.roce) info.port_guid = be64toh(valid.front().gid.global.interface_id);
+  }
+
+  // A partition's key: index beyond the table or an invalid key (low 15 bits zero) is refused.
+  const int pkey_index = settings.path.pkey_index;
+  __be16 pkey = 0;
+  const std::string knob = "pkey_index=" + std::to_string(pkey_index) + ": ";
+  if (pkey_index >= attr.pkey_tbl_len) {
+    throw InputError("--opt", 0, knob + info.name() + " has " + std::to_string(attr.pkey_tbl_len) + " P_Key entries");
+  }
+  if (int rc = api.query_pkey(context.get(), port, pkey_index, &pkey); rc != 0) {
+    rdma::throw_verbs_error("ibv_query_pkey(" + info.name() + ", index " + std::to_string(pkey_index) + ")", rc);
+  }
+  if ((be16toh(pkey) & 0x7fff) == 0) {
+    throw InputError("--opt", 0, knob + info.name() + "'s P_Key " + std::to_string(pkey_index) + " is empty");
+  }
   return info;
 }
 
@@ -78,7 +189,7 @@ std::vector<ActivePort> active_ports(const rdma::VerbsApi& api) {
     for (uint8_t p = 1; p <= dattr.phys_port_cnt; ++p) {
       ibv_port_attr attr{};
       if (api.query_port(ctx.get(), p, &attr) == 0 && attr.state == IBV_PORT_ACTIVE) {
-        out.push_back({api.get_device_name(d), p});
+        out.push_back({api.get_device_name(d), p, attr.link_layer == IBV_LINK_LAYER_ETHERNET});
       }
     }
   }

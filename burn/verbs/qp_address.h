@@ -1,12 +1,17 @@
 #pragma once
 // What one end of a verbs flow tells the other (the address blob the engine ships between
 // ranks), and the QP attributes built from both ends: path MTU = the smaller active MTU,
-// LID addressing on InfiniBand, GID (GRH) addressing on RoCE.
+// LID addressing on InfiniBand (with a GRH across subnets or when the port requires one),
+// GID (GRH) addressing on RoCE; service level, traffic class, P_Key index and ACK timeout
+// from the run's path knobs.
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "burn/transport.h"
 #include "burn/verbs/port_info.h"
+#include "burn/verbs/verbs_settings.h"
 
 namespace ibburn::burn::verbs {
 
@@ -18,9 +23,13 @@ struct QpEndpoint {
 struct FlowAddress {
   uint32_t stage = 0;
   uint32_t flow_id = 0;
+  std::string endpoint;  // "mlx5_0:1", for messages
   uint16_t lid = 0;
   bool roce = false;
+  int gid_index = 0;
   ibv_gid gid{};
+  ibv_gid_type gid_type = IBV_GID_TYPE_IB;
+  uint64_t subnet_prefix = 0;
   ibv_mtu mtu = IBV_MTU_1024;
   uint64_t addr = 0;  // base of the receive buffer: slot q of QP q at addr + q*slot
   uint32_t rkey = 0;
@@ -28,9 +37,16 @@ struct FlowAddress {
   std::vector<QpEndpoint> qps;
 };
 
+// The port's part of a flow address (endpoint, LID, link layer, GID and its kind, subnet, MTU).
+FlowAddress address_of(const PortInfo& port);
+
 AddressBlob encode(const FlowAddress& a);
 // Throws TransportError when the blob is not a verbs flow address.
 FlowAddress decode_flow_address(const AddressBlob& blob);
+
+// Why two ends cannot talk, naming both: link layers differ, or on RoCE the GIDs differ in
+// type (v1/v2) or family (IPv4/IPv6). nullopt when they match.
+std::optional<std::string> address_mismatch(const PortInfo& local, const FlowAddress& remote);
 
 ibv_mtu path_mtu(ibv_mtu a, ibv_mtu b);
 int mtu_bytes(ibv_mtu m);
@@ -39,8 +55,9 @@ struct QpTransition {
   ibv_qp_attr attr{};
   int mask = 0;
 };
-QpTransition init_transition(uint8_t port, int access);
-QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote, const QpEndpoint& remote_qp);
-QpTransition rts_transition(uint32_t psn);
+QpTransition init_transition(uint8_t port, int access, const PathKnobs& path);
+QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote, const QpEndpoint& remote_qp,
+                            const PathKnobs& path);
+QpTransition rts_transition(uint32_t psn, const PathKnobs& path);
 
 }  // namespace ibburn::burn::verbs

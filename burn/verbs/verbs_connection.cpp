@@ -70,7 +70,7 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device, cons
     init.cap.max_recv_sge = 1;
     Qp entry{rdma::create_qp(device_->pd, init), SendWindow(settings_.tx_depth, settings_.signal_every)};
     entry.psn = rd() & 0xffffff;
-    QpTransition t = init_transition(port_.port, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    QpTransition t = init_transition(port_.port, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, settings_.path);
     if (int rc = api_.modify_qp(entry.qp.get(), &t.attr, t.mask); rc != 0) {
       rdma::throw_verbs_error("ibv_modify_qp to INIT", rc);
     }
@@ -103,13 +103,9 @@ void VerbsConnection::post_receives(size_t q, int count) {
 }
 
 AddressBlob VerbsConnection::local_address() const {
-  FlowAddress a;
+  FlowAddress a = address_of(port_);
   a.stage = spec_.stage;
   a.flow_id = spec_.flow_id;
-  a.lid = port_.lid;
-  a.roce = port_.roce;
-  a.gid = port_.gid;
-  a.mtu = port_.active_mtu;
   a.slot_bytes = settings_.message_size;
   if (recv_mem_) {
     a.addr = reinterpret_cast<uint64_t>(recv_mem_->data());
@@ -134,16 +130,14 @@ void VerbsConnection::connect(const AddressBlob& peer, Clock::time_point /*deadl
     throw TransportError(who + "peer uses " + std::to_string(r.slot_bytes) + "-byte messages, this end " +
                          std::to_string(settings_.message_size));
   }
-  if (r.roce != port_.roce) {
-    throw TransportError(who + "link layers differ (one end InfiniBand, the other Ethernet)");
-  }
+  if (auto why = address_mismatch(port_, r)) throw TransportError(who + *why);
   if (spec_.send && r.rkey == 0) throw TransportError(who + "peer has no receive buffer");
   for (size_t q = 0; q < qps_.size(); ++q) {
-    QpTransition rtr = rtr_transition(port_, r, r.qps[q]);
+    QpTransition rtr = rtr_transition(port_, r, r.qps[q], settings_.path);
     if (int rc = api_.modify_qp(qps_[q].qp.get(), &rtr.attr, rtr.mask); rc != 0) {
       throw TransportError(who + "ibv_modify_qp to RTR failed: " + std::strerror(rc));
     }
-    QpTransition rts = rts_transition(qps_[q].psn);
+    QpTransition rts = rts_transition(qps_[q].psn, settings_.path);
     if (int rc = api_.modify_qp(qps_[q].qp.get(), &rts.attr, rts.mask); rc != 0) {
       throw TransportError(who + "ibv_modify_qp to RTS failed: " + std::strerror(rc));
     }

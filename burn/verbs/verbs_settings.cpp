@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "common/error.h"
 
 namespace ibburn::burn::verbs {
@@ -41,9 +43,33 @@ VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
   s.tx_depth = static_cast<int>(knob(o, "tx_depth", s.tx_depth, 1, 8192));
   s.signal_every = static_cast<int>(knob(o, "signal_every", std::min(s.signal_every, s.tx_depth), 1, s.tx_depth));
   s.post_list = static_cast<int>(knob(o, "post_list", s.post_list, 1, s.tx_depth));
-  s.gid_index = static_cast<int>(knob(o, "gid_index", s.gid_index, 0, 255));
+  if (o.extra.count("gid_index") != 0) s.gid_index = static_cast<int>(knob(o, "gid_index", 0, 0, 255));
   s.relaxed_ordering = knob(o, "relaxed_ordering", 1, 0, 1) == 1;
+  PathKnobs& p = s.path;
+  p.sl = static_cast<int>(knob(o, "sl", p.sl, 0, 15));
+  p.traffic_class = static_cast<int>(knob(o, "tc", p.traffic_class, 0, 255));
+  p.pkey_index = static_cast<int>(knob(o, "pkey_index", p.pkey_index, 0, 65535));
+  // 0 would wait for an ACK forever: a dead peer would never show.
+  p.timeout = static_cast<int>(knob(o, "timeout", p.timeout, 1, 31));
+  p.retry_cnt = static_cast<int>(knob(o, "retry_cnt", p.retry_cnt, 0, 7));
   return s;
+}
+
+nlohmann::json path_settings_json(const std::map<std::string, std::string>& knobs) {
+  TransportOptions o;
+  o.extra = knobs;
+  try {
+    const VerbsSettings s = parse_verbs_settings(o, 0);
+    return {{"gid_index", s.gid_index ? nlohmann::json(*s.gid_index) : nlohmann::json("auto")},
+            {"sl", s.path.sl},
+            {"tc", s.path.traffic_class},
+            {"pkey_index", s.path.pkey_index},
+            {"timeout", s.path.timeout},
+            {"retry_cnt", s.path.retry_cnt},
+            {"hop_limit", PathKnobs::kHopLimit}};
+  } catch (const Error& e) {
+    return {{"error", e.what()}};
+  }
 }
 
 }  // namespace ibburn::burn::verbs

@@ -1,9 +1,9 @@
 // The verbs Transport: binds a rank to one HCA port, then creates one VerbsConnection per
 // flow end, all sharing the port's context and protection domain.
-#include <arpa/inet.h>
-
 #include <iostream>
 
+#include "burn/rank_binding.h"
+#include "burn/socket_util.h"
 #include "burn/verbs/cpu_affinity.h"
 #include "burn/verbs/verbs_connection.h"
 #include "burn/verbs/verbs_transport_factory.h"
@@ -31,24 +31,28 @@ class VerbsTransport final : public Transport {
     settings_ = parse_verbs_settings(o, 0);  // validates the knobs before any flow
     std::string device_name;
     uint8_t port = 1;
+    std::string why = "--bind or --map";
     if (!o.bind.empty()) {
       std::tie(device_name, port) = parse_bind(o.bind);
     } else {
-      const auto ports = active_ports(api);
-      if (ports.empty()) throw EnvironmentError("no active RDMA port on this host");
-      // Local rank i takes the i-th active port, wrapping when there are more ranks.
-      const ActivePort& p = ports[static_cast<size_t>(o.local_rank) % ports.size()];
-      device_name = p.device;
-      port = p.port;
+      std::vector<CandidatePort> candidates;
+      for (const ActivePort& p : active_ports(api)) candidates.push_back({p.device, p.port, p.roce});
+      PortChoice c = default_port(std::move(candidates), o.hca_by_gpu, o.local_rank, o.local_ranks);
+      device_name = c.device;
+      port = static_cast<uint8_t>(c.port);
+      why = c.why;
     }
     rdma::DeviceList list(api);
     auto device = std::make_shared<VerbsDevice>();
     device->context = rdma::open_context(api, list.find(device_name));
     device->pd = rdma::alloc_pd(device->context);
-    device->port = query_port_info(device->context, port, settings_.gid_index);
+    device->port = query_port_info(device->context, port, settings_);
     device->local_cpus = hca_local_cpus(device_name);
     device->monitor = std::make_unique<PortMonitor>(device->context, port);
     device_ = std::move(device);
+    const PortInfo& p = device_->port;
+    std::cerr << "ibburn: rank " << o.rank << " (" << hostname() << ", local rank " << o.local_rank << "): verbs "
+              << p.name() << ", GID " << p.gid_index << " " << gid_type_name(p.gid_type) << " (" << why << ")\n";
 
     const cuda::RegistrationChoice registration = gpu_registration_choice(o.extra);  // validated with host memory too
     const int gpu = options_.gpu = gpu_for(o, device_name);
@@ -74,10 +78,7 @@ class VerbsTransport final : public Transport {
     e.lid = p.lid;
     e.link_layer = p.roce ? "Ethernet" : "InfiniBand";
     // RoCE ports are reached by GID (an IPv6 address, or IPv4-mapped for RoCE v2).
-    if (p.roce) {
-      char text[INET6_ADDRSTRLEN] = {};
-      if (::inet_ntop(AF_INET6, p.gid.raw, text, sizeof text) != nullptr) e.address = text;
-    }
+    if (p.roce) e.address = gid_text(p.gid);
     e.rate_gbps = p.rate_gbps;
     e.gpu = options_.gpu;
     return e;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "burn/engine.h"
 #include "burn/results.h"
 #include "burn/verdict.h"
 
@@ -112,4 +113,16 @@ TEST(EndpointJson, RoundTripsIbIdentity) {
   EXPECT_EQ(back.lid, 17);
   EXPECT_EQ(back.gpu, 3);
   EXPECT_DOUBLE_EQ(back.rate_gbps, 400);
+}
+
+TEST(RunHeader, VerbsRunsStateTheirPath) {
+  BurnOptions o;
+  o.transport = "verbs";
+  o.extra = {{"sl", "2"}, {"tc", "106"}};
+  const nlohmann::json h = run_header(o, Plan{}, {});
+  EXPECT_EQ(h.at("verbs_path").at("sl"), 2);
+  EXPECT_EQ(h.at("verbs_path").at("tc"), 106);
+  EXPECT_EQ(h.at("verbs_path").at("timeout"), 18);
+  o.transport = "tcp";
+  EXPECT_FALSE(run_header(o, Plan{}, {}).contains("verbs_path"));
 }

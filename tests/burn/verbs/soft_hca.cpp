@@ -59,6 +59,7 @@ struct Qp {
   bool global = false;
   uint16_t dlid = 0;
   ibv_gid dgid{};
+  uint8_t sgid_index = 0;
   int rnr_retry = 0;
   std::deque<uint64_t> receives;  // posted receive wr_ids
   std::deque<SendWr> unretired;   // posted, not yet retired by a polled completion
@@ -152,23 +153,22 @@ struct SoftHca::State {
     if (status != IBV_WC_SUCCESS) q.qp.state = q.stats.state = IBV_QPS_ERR;
   }
 
+  // InfiniBand delivers by LID. RoCE by GID, and only between GIDs of one type: a RoCE v1
+  // frame never reaches a v2 address (nor the other way).
   Qp* find_peer(const Qp& q) {
     for (auto& [ptr, p] : qps) {
       const SoftPort& port = p->device->port;
-      const ibv_gid gid = gid_of(*p->device);
-      const bool match =
-          q.global ? (port.roce && std::memcmp(&q.dgid, &gid, sizeof gid) == 0) : (!port.roce && port.lid == q.dlid);
+      bool match = false;
+      if (!port.roce) {
+        match = !q.device->port.roce && port.lid == q.dlid;
+      } else if (q.global && q.device->port.roce) {
+        const ibv_gid_type type = q.device->port.gids[q.sgid_index].type;
+        for (const SoftGid& g : port.gids)
+          match = match || (g.type == type && std::memcmp(&q.dgid, &g.gid, sizeof g.gid) == 0);
+      }
       if (match && p->qp.qp_num == q.dest_qpn) return p.get();
     }
     return nullptr;
-  }
-
-  static ibv_gid gid_of(const Device& d) {
-    ibv_gid g{};
-    g.global.subnet_prefix = htobe64(0xfe80000000000000ull);
-    g.global.interface_id =
-        htobe64(d.port.gid_interface_id != 0 ? d.port.gid_interface_id : 0x0002c90300000000ull + d.port.lid);
-    return g;
   }
 
   Mr* mr_by_lkey(ibv_pd* pd, uint32_t lkey) {
@@ -306,15 +306,31 @@ int s_query_port(ibv_context* c, uint8_t port, ibv_port_attr* a) {
   a->link_layer = d->port.roce ? IBV_LINK_LAYER_ETHERNET : IBV_LINK_LAYER_INFINIBAND;
   a->active_width = d->port.active_width;
   a->active_speed = d->port.active_speed;
-  a->gid_tbl_len = 1;
+  a->gid_tbl_len = static_cast<int>(d->port.gids.size());
+  a->pkey_tbl_len = static_cast<uint16_t>(d->port.pkeys.size());
+  a->flags = d->port.grh_required ? IBV_QPF_GRH_REQUIRED : 0;
   a->phys_state = d->port_down ? 3 : 5;  // Disabled : LinkUp
   return 0;
 }
-int s_query_gid(ibv_context* c, uint8_t port, int index, ibv_gid* gid) {
+int s_query_gid_ex(ibv_context* c, uint32_t port, uint32_t index, ibv_gid_entry* entry, uint32_t flags) {
   std::lock_guard l(st().lock);
   Device* d = st().device_of(c);
-  if (d == nullptr || port != 1 || index != 0) return EINVAL;
-  *gid = SoftHca::State::gid_of(*d);
+  if (d == nullptr || port != 1 || flags != 0 || index >= d->port.gids.size()) return EINVAL;
+  const SoftGid& g = d->port.gids[index];
+  static constexpr ibv_gid kEmpty{};
+  if (std::memcmp(&g.gid, &kEmpty, sizeof kEmpty) == 0) return ENODATA;
+  *entry = {};
+  entry->gid = g.gid;
+  entry->gid_index = index;
+  entry->port_num = port;
+  entry->gid_type = g.type;
+  return 0;
+}
+int s_query_pkey(ibv_context* c, uint8_t port, int index, __be16* pkey) {
+  std::lock_guard l(st().lock);
+  Device* d = st().device_of(c);
+  if (d == nullptr || port != 1 || index < 0 || static_cast<size_t>(index) >= d->port.pkeys.size()) return EINVAL;
+  *pkey = htobe16(d->port.pkeys[static_cast<size_t>(index)]);
   return 0;
 }
 
@@ -490,9 +506,10 @@ int s_modify_qp(ibv_qp* qp, ibv_qp_attr* a, int mask) {
   switch (a->qp_state) {
     case IBV_QPS_INIT:
       if (q.qp.state != IBV_QPS_RESET || !has(IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) ||
-          a->port_num != 1)
+          a->port_num != 1 || a->pkey_index >= q.device->port.pkeys.size())
         return EINVAL;
       q.access = a->qp_access_flags;
+      q.stats.pkey_index = a->pkey_index;
       break;
     case IBV_QPS_RTR:
       if (q.qp.state != IBV_QPS_INIT ||
@@ -505,14 +522,23 @@ int s_modify_qp(ibv_qp* qp, ibv_qp_attr* a, int mask) {
       q.global = a->ah_attr.is_global != 0;
       q.dlid = a->ah_attr.dlid;
       q.dgid = a->ah_attr.grh.dgid;
-      // RoCE has no LIDs: a path without a GRH cannot reach anything.
-      if (q.device->port.roce && !q.global) return EINVAL;
+      q.sgid_index = a->ah_attr.grh.sgid_index;
+      // RoCE has no LIDs: a path without a GRH cannot reach anything; nor can one whose source
+      // GID is not in the table.
+      if ((q.device->port.roce || q.device->port.grh_required) && !q.global) return EINVAL;
+      if (q.global && q.sgid_index >= q.device->port.gids.size()) return EINVAL;
+      q.stats.sl = a->ah_attr.sl;
+      q.stats.sgid_index = q.global ? a->ah_attr.grh.sgid_index : 0;
+      q.stats.traffic_class = q.global ? a->ah_attr.grh.traffic_class : 0;
+      q.stats.hop_limit = q.global ? a->ah_attr.grh.hop_limit : 0;
       break;
     case IBV_QPS_RTS:
       if (q.qp.state != IBV_QPS_RTR ||
           !has(IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
         return EINVAL;
       q.rnr_retry = a->rnr_retry;
+      q.stats.timeout = a->timeout;
+      q.stats.retry_cnt = a->retry_cnt;
       break;
     case IBV_QPS_ERR:
     case IBV_QPS_RESET: break;
@@ -617,7 +643,8 @@ const rdma::VerbsApi kSoftApi{
     .close_device = s_close_device,
     .query_device = s_query_device,
     .query_port = s_query_port,
-    .query_gid = s_query_gid,
+    .query_gid_ex = s_query_gid_ex,
+    .query_pkey = s_query_pkey,
     .alloc_pd = s_alloc_pd,
     .dealloc_pd = s_dealloc_pd,
     .reg_mr = s_reg_mr,
@@ -642,6 +669,23 @@ const rdma::VerbsApi kSoftApi{
 
 }  // namespace
 
+ibv_gid soft_gid(uint64_t prefix, uint64_t interface_id) {
+  ibv_gid g{};
+  g.global.subnet_prefix = htobe64(prefix);
+  g.global.interface_id = htobe64(interface_id);
+  return g;
+}
+
+ibv_gid soft_gid_ipv4(uint8_t a, uint8_t b, uint8_t c, uint8_t d) {
+  ibv_gid g{};
+  g.raw[10] = g.raw[11] = 0xff;
+  g.raw[12] = a;
+  g.raw[13] = b;
+  g.raw[14] = c;
+  g.raw[15] = d;
+  return g;
+}
+
 SoftHca::SoftHca() : state_(std::make_unique<State>()) {
   if (g_state != nullptr) throw std::logic_error("only one SoftHca may exist at a time");
   g_state = state_.get();
@@ -658,6 +702,19 @@ void SoftHca::add_device(const std::string& name, const SoftPort& port) {
   d->dev.node_type = IBV_NODE_CA;
   d->dev.transport_type = IBV_TRANSPORT_IB;
   d->port = port;
+  if (d->port.gids.empty()) {
+    const uint64_t iid = port.gid_interface_id != 0 ? port.gid_interface_id : 0x0002c90300000000ull + port.lid;
+    if (!port.roce) {
+      d->port.gids = {{soft_gid(port.subnet_prefix, iid), IBV_GID_TYPE_IB}};
+    } else {
+      const ibv_gid link_local = soft_gid(0xfe80000000000000ull, iid);
+      const ibv_gid v4 = soft_gid_ipv4(10, 0, static_cast<uint8_t>(port.lid >> 8), static_cast<uint8_t>(port.lid));
+      d->port.gids = {{link_local, IBV_GID_TYPE_ROCE_V1},
+                      {link_local, IBV_GID_TYPE_ROCE_V2},
+                      {v4, IBV_GID_TYPE_ROCE_V1},
+                      {v4, IBV_GID_TYPE_ROCE_V2}};
+    }
+  }
   state_->devices.push_back(std::move(d));
 }
 

@@ -18,13 +18,28 @@
 
 namespace ibburn::testing {
 
+// One GID table entry; an all-zero GID is an empty slot (ibv_query_gid_ex: ENODATA).
+struct SoftGid {
+  ibv_gid gid{};
+  ibv_gid_type type = IBV_GID_TYPE_IB;
+};
+ibv_gid soft_gid(uint64_t prefix, uint64_t interface_id);
+ibv_gid soft_gid_ipv4(uint8_t a, uint8_t b, uint8_t c, uint8_t d);  // ::ffff:a.b.c.d
+
 struct SoftPort {
   uint16_t lid = 1;
-  bool roce = false;  // Ethernet link layer: addressed by GID, LID 0
+  bool roce = false;  // Ethernet link layer (RoCE port mode): addressed by GID, LID 0
   ibv_mtu active_mtu = IBV_MTU_4096;
   uint8_t active_width = 2;       // PortInfo flags: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
   uint8_t active_speed = 128;     // ibv_port_attr encoding: 128 = NDR
   uint64_t gid_interface_id = 0;  // low half of GID 0 (default: derived from the LID)
+  // The GID table. Empty: InfiniBand has its port GID alone; RoCE what a ConnectX shows for
+  // a netdev with one IPv4 address: 0 v1 fe80::iid, 1 v2 fe80::iid, 2 v1 and 3 v2
+  // ::ffff:10.0.0.<lid>.
+  std::vector<SoftGid> gids = {};
+  uint64_t subnet_prefix = 0xfe80000000000000ull;  // InfiniBand: of the port GID
+  bool grh_required = false;                       // the port sets IBV_QPF_GRH_REQUIRED
+  std::vector<uint16_t> pkeys = {0xffff};          // P_Key table (default: full member, default partition)
 };
 
 struct SoftQpStats {
@@ -38,6 +53,14 @@ struct SoftQpStats {
   ibv_mtu path_mtu = IBV_MTU_256;
   bool global = false;  // RTR used a GRH (RoCE / GID addressing)
   uint16_t dlid = 0;
+  // The path attributes the QP was given (INIT: P_Key index; RTR: address vector; RTS: ACK timeout).
+  uint16_t pkey_index = 0;
+  uint8_t sl = 0;
+  uint8_t sgid_index = 0;
+  uint8_t traffic_class = 0;
+  uint8_t hop_limit = 0;
+  uint8_t timeout = 0;
+  uint8_t retry_cnt = 0;
 };
 
 class SoftHca {

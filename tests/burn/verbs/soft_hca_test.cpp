@@ -47,7 +47,7 @@ class SoftHcaTest : public ::testing::Test {
     init.cap.max_recv_wr = 2;
     h.qp = rdma::create_qp(h.pd, init);
     h.mr = rdma::reg_mr(h.pd, h.buf.data(), h.buf.size(), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-    h.port = query_port_info(h.ctx, 1, 0);
+    h.port = query_port_info(h.ctx, 1, VerbsSettings{});
     return h;
   }
   int modify(Host& h, const QpTransition& t) {
@@ -55,18 +55,15 @@ class SoftHcaTest : public ::testing::Test {
     return hca.api().modify_qp(h.qp.get(), &copy.attr, copy.mask);
   }
   FlowAddress address_of(Host& h) {
-    FlowAddress f;
-    f.lid = h.port.lid;
-    f.gid = h.port.gid;
-    f.mtu = h.port.active_mtu;
+    FlowAddress f = burn::verbs::address_of(h.port);
     f.qps = {{h.qp->qp_num, 0}};
     return f;
   }
   void connect(Host& from, Host& to) {
-    ASSERT_EQ(modify(from, init_transition(1, IBV_ACCESS_REMOTE_WRITE)), 0);
+    ASSERT_EQ(modify(from, init_transition(1, IBV_ACCESS_REMOTE_WRITE, PathKnobs{})), 0);
     const FlowAddress peer = address_of(to);
-    ASSERT_EQ(modify(from, rtr_transition(from.port, peer, peer.qps[0])), 0);
-    ASSERT_EQ(modify(from, rts_transition(0)), 0);
+    ASSERT_EQ(modify(from, rtr_transition(from.port, peer, peer.qps[0], PathKnobs{})), 0);
+    ASSERT_EQ(modify(from, rts_transition(0, PathKnobs{})), 0);
   }
   int write(Host& from, Host& to, size_t offset, size_t len, uint32_t rkey, bool signalled = true) {
     ibv_sge sge{reinterpret_cast<uint64_t>(from.buf.data()), static_cast<uint32_t>(len), from.mr->lkey};
@@ -93,13 +90,13 @@ class SoftHcaTest : public ::testing::Test {
 
 TEST_F(SoftHcaTest, QpStateMachineRejectsSkippedStates) {
   const FlowAddress peer = address_of(b);
-  EXPECT_NE(modify(a, rtr_transition(a.port, peer, peer.qps[0])), 0);  // RESET -> RTR
-  EXPECT_NE(modify(a, rts_transition(0)), 0);                          // RESET -> RTS
+  EXPECT_NE(modify(a, rtr_transition(a.port, peer, peer.qps[0], PathKnobs{})), 0);  // RESET -> RTR
+  EXPECT_NE(modify(a, rts_transition(0, PathKnobs{})), 0);                          // RESET -> RTS
   EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey), EINVAL);                    // post before RTS
-  EXPECT_EQ(modify(a, init_transition(1, IBV_ACCESS_REMOTE_WRITE)), 0);
-  EXPECT_NE(modify(a, rts_transition(0)), 0);  // INIT -> RTS
-  EXPECT_EQ(modify(a, rtr_transition(a.port, peer, peer.qps[0])), 0);
-  EXPECT_EQ(modify(a, rts_transition(0)), 0);
+  EXPECT_EQ(modify(a, init_transition(1, IBV_ACCESS_REMOTE_WRITE, PathKnobs{})), 0);
+  EXPECT_NE(modify(a, rts_transition(0, PathKnobs{})), 0);  // INIT -> RTS
+  EXPECT_EQ(modify(a, rtr_transition(a.port, peer, peer.qps[0], PathKnobs{})), 0);
+  EXPECT_EQ(modify(a, rts_transition(0, PathKnobs{})), 0);
 }
 
 TEST_F(SoftHcaTest, WriteCopiesIntoThePeerAndCompletes) {

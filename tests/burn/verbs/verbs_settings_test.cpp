@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
+
 #include "common/error.h"
 
 namespace ibburn::burn::verbs {
@@ -36,7 +40,7 @@ TEST(VerbsSettings, KnobsAreRead) {
   EXPECT_EQ(s.tx_depth, 256);
   EXPECT_EQ(s.signal_every, 64);
   EXPECT_EQ(s.post_list, 16);
-  EXPECT_EQ(s.gid_index, 3);
+  EXPECT_EQ(s.gid_index.value_or(-1), 3);
   EXPECT_FALSE(s.relaxed_ordering);
 }
 
@@ -57,6 +61,59 @@ TEST(VerbsSettings, BadValuesNameTheKnob) {
   TransportOptions tiny;
   tiny.message_size = 8;
   EXPECT_THROW(parse_verbs_settings(tiny, 1), InputError);
+}
+
+TEST(VerbsSettings, PathKnobsDefaultToAMultiSwitchFabric) {
+  const VerbsSettings s = parse_verbs_settings(TransportOptions{}, 0);
+  EXPECT_FALSE(s.gid_index.has_value());  // chosen per host
+  EXPECT_EQ(s.path.sl, 0);
+  EXPECT_EQ(s.path.traffic_class, 0);
+  EXPECT_EQ(s.path.pkey_index, 0);
+  EXPECT_EQ(s.path.timeout, 18);
+  EXPECT_EQ(s.path.retry_cnt, 7);
+  TransportOptions o;
+  o.extra = {{"sl", "3"}, {"tc", "106"}, {"pkey_index", "1"}, {"timeout", "20"}, {"retry_cnt", "5"}};
+  const VerbsSettings t = parse_verbs_settings(o, 0);
+  EXPECT_EQ(t.path.sl, 3);
+  EXPECT_EQ(t.path.traffic_class, 106);
+  EXPECT_EQ(t.path.pkey_index, 1);
+  EXPECT_EQ(t.path.timeout, 20);
+  EXPECT_EQ(t.path.retry_cnt, 5);
+}
+
+TEST(VerbsSettings, PathKnobsOutOfRangeNameTheirRange) {
+  for (const auto& [knob, value, range] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"sl", "16", "0 to 15"},
+           {"tc", "256", "0 to 255"},
+           {"pkey_index", "-1", "0 to 65535"},
+           {"timeout", "0", "1 to 31"},  // 0 waits forever: a dead peer would never show
+           {"retry_cnt", "8", "0 to 7"},
+           {"gid_index", "256", "0 to 255"}}) {
+    TransportOptions o;
+    o.extra[knob] = value;
+    try {
+      parse_verbs_settings(o, 0);
+      ADD_FAILURE() << knob << "=" << value << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(knob + "=" + value + ": expected an integer from " + range),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(VerbsSettings, RunHeaderStatesThePath) {
+  const nlohmann::json d = path_settings_json({});
+  EXPECT_EQ(d.at("gid_index"), "auto");
+  EXPECT_EQ(d.at("timeout"), 18);
+  EXPECT_EQ(d.at("hop_limit"), 255);
+  const nlohmann::json t = path_settings_json({{"gid_index", "3"}, {"sl", "1"}, {"tc", "104"}, {"pkey_index", "2"}});
+  EXPECT_EQ(t.at("gid_index"), 3);
+  EXPECT_EQ(t.at("sl"), 1);
+  EXPECT_EQ(t.at("tc"), 104);
+  EXPECT_EQ(t.at("pkey_index"), 2);
+  EXPECT_EQ(t.at("retry_cnt"), 7);
+  EXPECT_NE(path_settings_json({{"sl", "x"}}).at("error").get<std::string>().find("sl=x"), std::string::npos);
 }
 
 }  // namespace
