@@ -6,6 +6,9 @@
 // deterministic; a write-with-immediate that finds no posted receive waits (RNR retry
 // forever, as rnr_retry = 7 asks) until the peer posts one, or fails with
 // IBV_WC_RNR_RETRY_EXC_ERR when rnr_retry < 7.
+// A port may be given a rate (set_rate_limit): writes from or into it then queue and a pacing
+// thread executes and completes each one when the port would have carried its bytes, so data
+// is really still in flight when the sender stops (the stage-end drain, incast into one port).
 //
 // One SoftHca may exist at a time per process (the verbs table is plain C function
 // pointers, so it reaches its state through a process-wide pointer). Thread-safe: one lock.
@@ -25,6 +28,13 @@ struct SoftPort {
   uint8_t active_width = 2;       // PortInfo flags: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
   uint8_t active_speed = 128;     // ibv_port_attr encoding: 128 = NDR
   uint64_t gid_interface_id = 0;  // low half of GID 0 (default: derived from the LID)
+  uint32_t max_msg_sz = 1u << 30;  // ibv_port_attr.max_msg_sz (ConnectX: 1 GiB)
+};
+
+// What happens to one write-with-immediate carrying data into a device (set_write_fault).
+enum class WriteFault {
+  Drop,    // its bytes never land; the completions still arrive (a lost write)
+  Replay,  // the bytes of the previous such write land instead (a stale, replayed write)
 };
 
 struct SoftQpStats {
@@ -57,6 +67,12 @@ class SoftHca {
   void set_cq_capacity(const std::string& device, int capacity);     // CQs created later hold this many
   void set_dmabuf_supported(bool supported);
   void set_corrupting(const std::string& device, bool corrupt);  // flips a bit in each write into it
+  // The nth (from 1) write-with-immediate with data into `device` suffers `fault`.
+  void set_write_fault(const std::string& device, WriteFault fault, uint64_t nth);
+  // Writes from and into the device's port take bytes * 8 / gbps ns each, one at a time per
+  // direction of the port, taken round-robin from the QPs that wait for it (so senders into one
+  // port share it); 0 = unlimited (synchronous, the default).
+  void set_rate_limit(const std::string& device, double gbps);
 
   std::vector<SoftQpStats> qp_stats(const std::string& device) const;
   int live_objects() const;  // PDs, MRs, CQs, QPs, channels and contexts not yet destroyed
