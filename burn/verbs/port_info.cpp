@@ -59,6 +59,7 @@ PortInfo query_port_info(const rdma::Context& context, uint8_t port, int gid_ind
   info.lid = attr.lid;
   info.roce = attr.link_layer == IBV_LINK_LAYER_ETHERNET;
   info.active_mtu = attr.active_mtu;
+  info.max_msg_sz = attr.max_msg_sz;
   info.rate_gbps = port_rate_gbps(attr.active_width, attr.active_speed);
   info.gid_index = gid_index;
   if (int rc = api.query_gid(context.get(), port, gid_index, &info.gid); rc != 0) {

@@ -19,6 +19,7 @@ struct PortInfo {
   ibv_mtu active_mtu = IBV_MTU_1024;
   double rate_gbps = 0;    // data rate (after encoding), 0 when the speed is unknown
   uint64_t port_guid = 0;  // interface id of GID 0: the port GUID on InfiniBand
+  uint32_t max_msg_sz = 0;  // largest message the port carries (ibv_port_attr), 0 = not said
 };
 
 // Data rate of a port from ibv_port_attr's active_width (PortInfo flags: 1 = 1x, 2 = 4x,
