@@ -278,8 +278,9 @@ struct SoftHca::State {
       return false;
     }
     const double gbps = from.gbps <= 0 ? to.gbps : to.gbps <= 0 ? from.gbps : std::min(from.gbps, to.gbps);
-    // Back to back after the previous write, unless the port sat idle (then from about now).
-    const auto start = std::max(free, now - std::chrono::milliseconds(1));
+    // Back to back after the previous write, so a late wake-up (a loaded machine) catches up;
+    // after the port sat idle, from at most 20 ms ago.
+    const auto start = std::max(free, now - std::chrono::milliseconds(20));
     w.due = start + std::chrono::nanoseconds(static_cast<int64_t>(w.sge.length * 8.0 / gbps));
     if (from.gbps > 0) from.tx_free = w.due;
     if (to.gbps > 0) to.rx_free = w.due;

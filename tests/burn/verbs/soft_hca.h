@@ -71,7 +71,8 @@ class SoftHca {
   void set_write_fault(const std::string& device, WriteFault fault, uint64_t nth);
   // Writes from and into the device's port take bytes * 8 / gbps ns each, one at a time per
   // direction of the port, taken round-robin from the QPs that wait for it (so senders into one
-  // port share it); 0 = unlimited (synchronous, the default).
+  // port share it; a port that sat idle may start a write up to 20 ms early, so a late pacing
+  // thread catches up); 0 = unlimited (synchronous, the default).
   void set_rate_limit(const std::string& device, double gbps);
 
   std::vector<SoftQpStats> qp_stats(const std::string& device) const;

@@ -119,7 +119,7 @@ TEST_F(SoftHcaTest, WriteCopiesIntoThePeerAndCompletes) {
 TEST_F(SoftHcaTest, RateLimitedWritesLandWhenThePortHasCarriedThem) {
   connect(a, b);
   connect(b, a);
-  hca.set_rate_limit("soft1", 0.001);  // 1 Mb/s: 4000 bytes take 32 ms
+  hca.set_rate_limit("soft1", 0.0005);  // 500 kb/s: 4000 bytes take 64 ms, less 20 ms of idle credit
   std::memcpy(a.buf.data(), "payload!", 8);
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(write(a, b, 0, 4000, b.mr->rkey), 0);
@@ -130,7 +130,7 @@ TEST_F(SoftHcaTest, RateLimitedWritesLandWhenThePortHasCarriedThem) {
     got = hca.api().poll_cq(a.cq.get(), 1, &wc);
   }
   ASSERT_EQ(got, 1);
-  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(32));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(44));
   EXPECT_EQ(wc.status, IBV_WC_SUCCESS);
   EXPECT_EQ(std::memcmp(b.buf.data(), "payload!", 8), 0);  // landed before it completed
 }

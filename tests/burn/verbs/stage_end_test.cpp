@@ -93,20 +93,22 @@ class SoftRanks {
   std::vector<std::thread> threads_;
 };
 
-// 1 MiB messages (64 in flight per QP: 64 MiB), 2 QPs. At 2 Gb/s a QP's immediates come
-// 8 MiB / 1 Gb/s = 67 ms apart, beyond the old 50 ms quiet rule, and 128 MiB is still in
-// flight at stop: the old teardown reported this flow failed with the peer unreachable.
-TransportOptions large_messages() {
+// The review's case scaled down so the tests stay quick (and under TSan): 64 KiB messages, 16
+// in flight per QP, an immediate every 8. Two QPs through a 0.125 Gb/s port: each QP's
+// immediates come 512 KiB / 62.5 Mb/s = 67 ms apart, beyond the old 50 ms quiet rule, and
+// 2 MiB (134 ms) is still in flight at stop. The old teardown failed this flow with "transport
+// retries exhausted" (checked against the code before the fix).
+TransportOptions slow_flow_options() {
   TransportOptions o;
-  o.message_size = 1u << 20;
-  o.extra = {{"signal_every", "8"}};  // the receiver counts every 8 MiB per QP: a finer rate
+  o.message_size = 64u << 10;
+  o.extra = {{"tx_depth", "16"}, {"signal_every", "8"}};
   return o;
 }
 
-constexpr double kLimitGbps = 2.0;
+constexpr double kLimitGbps = 0.125;
 
 TEST(StageEnd, SlowFlowIsSlowWithItsBytesNeverFailed) {
-  SoftRanks ranks(2, large_messages());
+  SoftRanks ranks(2, slow_flow_options());
   ranks.hca.set_rate_limit("soft1", kLimitGbps);
   const Stage stage{"slow", {Flow{0, 1, false, 2}}};
   const StageResult result = ranks.run(stage, 400ms);
@@ -118,16 +120,14 @@ TEST(StageEnd, SlowFlowIsSlowWithItsBytesNeverFailed) {
   EXPECT_LT(d.gbps, 1.1 * kLimitGbps);  // the receiver counts what arrived by its stop
   const auto verdicts = judge_stage(result, ranks.endpoints, VerdictOptions{});
   ASSERT_EQ(verdicts.size(), 1u);
-  EXPECT_EQ(verdicts[0].verdict, Verdict::Slow) << verdicts[0].reason;  // 2 of 400 Gb/s
+  EXPECT_EQ(verdicts[0].verdict, Verdict::Slow) << verdicts[0].reason;  // 0.125 of 400 Gb/s
 }
 
-// Three senders, one QP each, share a 3 Gb/s port: 1 Gb/s each, an immediate every 67 ms,
-// 3 x 16 MiB in flight at stop.
+// Three senders, one QP each, share a port at 3 x 62.5 Mb/s: an immediate every 67 ms each,
+// 3 x 1 MiB in flight at stop.
 TEST(StageEnd, IncastIntoOneRateLimitedPortEndsOk) {
-  TransportOptions o = large_messages();
-  o.extra["tx_depth"] = "16";
-  SoftRanks ranks(4, o);
-  constexpr double kPortGbps = 3.0;
+  SoftRanks ranks(4, slow_flow_options());
+  constexpr double kPortGbps = 3 * kLimitGbps / 2;
   ranks.hca.set_rate_limit("soft0", kPortGbps);
   const Stage stage{"incast", {Flow{1, 0, false, 1}, Flow{2, 0, false, 1}, Flow{3, 0, false, 1}}};
   const StageResult result = ranks.run(stage, 400ms);
