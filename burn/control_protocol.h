@@ -18,6 +18,8 @@
 //                                               0 -> rank       Start {stage, duration_ms}
 //                                               rank -> 0       Sample {stage, seconds, sides}, every second
 //                                               rank -> 0       Report {stage, sides}, at the end
+//       A rank keeps the stage's connections until its next Setup or Done: rank 0 sends those only
+//       once it has every Report of the stage, so no end is destroyed while its peer still drains.
 //   after the last stage (or when no rank can run): 0 -> all   Done
 // Flows whose address a rank could not produce are failed by rank 0 (the reason goes to both
 // ends in Connect.reasons) and the other flows go on.

@@ -79,7 +79,7 @@ class Worker {
 
   void setup(const Setup& m) {
     stage_ = m.stage;
-    ends_.clear();
+    ends_.clear();  // the previous stage's connections: rank 0 has both ends' reports by now
     Addresses answer{stage_, {}, {}};
     for (const auto& flow : m.flows) {
       const auto id = flow.id;
@@ -191,7 +191,8 @@ class Worker {
     for (auto& [id, end] : ends_)
       if (end.conn) end.conn->wait(wait_until);
     report(t0, t1, at_stop);
-    ends_.clear();
+    // The connections stay until the next Setup or Done: the peer may still be draining the
+    // writes this end has in flight (or sent), and destroying the QPs now would fail them.
     return rc;
   }
 

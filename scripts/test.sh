@@ -14,7 +14,7 @@ export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # A sanitizer report fails its test (UB is not recoverable: cmake/Sanitize.cmake).
 export UBSAN_OPTIONS=print_stacktrace=1
-export TSAN_OPTIONS="second_deadlock_stack=1 suppressions=$PWD/.tsan-suppressions"
+export TSAN_OPTIONS="second_deadlock_stack=1"
 
 timed() {
   local name=$1 start=$SECONDS

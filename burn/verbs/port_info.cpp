@@ -144,6 +144,7 @@ PortInfo query_port_info(const rdma::Context& context, uint8_t port, const Verbs
   info.roce = attr.link_layer == IBV_LINK_LAYER_ETHERNET;
   info.grh_required = (attr.flags & IBV_QPF_GRH_REQUIRED) != 0;
   info.active_mtu = attr.active_mtu;
+  info.max_msg_sz = attr.max_msg_sz;
   info.rate_gbps = port_rate_gbps(attr.active_width, attr.active_speed);
 
   std::vector<GidEntry> valid;

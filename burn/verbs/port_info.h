@@ -26,6 +26,7 @@ struct PortInfo {
   uint64_t port_guid = 0;  // interface id of GID 0: the port GUID on InfiniBand
 
   std::string name() const { return device + ":" + std::to_string(port); }
+  uint32_t max_msg_sz = 0;  // largest message the port carries (ibv_port_attr), 0 = not said
 };
 
 // Data rate of a port from ibv_port_attr's active_width (PortInfo flags: 1 = 1x, 2 = 4x,

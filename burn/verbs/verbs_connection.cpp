@@ -7,6 +7,7 @@
 #include <random>
 
 #include "burn/verbs/cpu_affinity.h"
+#include "common/error.h"
 
 namespace ibburn::burn::verbs {
 namespace {
@@ -16,10 +17,9 @@ using namespace std::chrono_literals;
 constexpr int kPollBatch = 32;
 constexpr int kQpShift = 48;  // wr_id = QP index << 48 | WR number
 constexpr uint64_t kWrMask = (uint64_t(1) << kQpShift) - 1;
-// After stop(): how long outstanding writes may take to retire, and how long a receiver
-// waits for late immediates before it considers the flow drained.
-constexpr auto kDrainLimit = 2s;
-constexpr auto kReceiveQuiet = 50ms;
+// Immediates: the top bit marks a QP's end-of-stage marker, the low 31 bits count.
+constexpr uint32_t kMarker = 0x80000000u;
+constexpr uint32_t kImmMask = 0x7fffffffu;
 
 bool points_at_peer(const std::string& kind) {
   return kind == "peer_unreachable" || kind == "peer_not_ready" || kind == "remote_access" ||
@@ -37,21 +37,22 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device, cons
       settings_(settings),
       spec_(spec),
       verify_(verify),
+      ring_(verify ? static_cast<size_t>(settings_.rx_depth()) + 1 : 0),
       since_(device_->monitor ? device_->monitor->mark() : PortMonitor::Mark{}) {
   const size_t n = static_cast<size_t>(settings_.qps);
-  const size_t bytes = n * settings_.message_size;
+  const size_t msg = settings_.message_size;
   int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
   // An optional flag: libibverbs drops it on HCAs that do not support it.
   if (settings_.relaxed_ordering) access |= IBV_ACCESS_RELAXED_ORDERING;
   if (spec_.send) {
-    send_mem_ = memory(device_->pd, bytes, access);
-    if (verify_) {
-      for (size_t q = 0; q < n; ++q) {
-        send_mem_->fill(q * settings_.message_size, settings_.message_size, spec_.flow_id, q);
+    send_mem_ = memory(device_->pd, n * (1 + 2 * ring_) * msg, access);
+    for (size_t q = 0; q < n; ++q) {
+      for (uint64_t k = 0; k < 2 * ring_; ++k) {
+        send_mem_->fill(send_offset(q, k, true), msg, spec_.flow_id, verify_sequence(q, k));
       }
     }
   }
-  if (spec_.receive) recv_mem_ = memory(device_->pd, bytes, access);
+  if (spec_.receive) recv_mem_ = memory(device_->pd, n * (1 + ring_) * msg, access);
 
   channel_ = rdma::create_comp_channel(device_->context);
   // A QP in error flushes every outstanding WR, signalled or not: room for all of them.
@@ -76,7 +77,7 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device, cons
     }
     qps_.push_back(std::move(entry));
     // Receives go up before the peer can write: one per signalled write in flight.
-    if (spec_.receive) post_receives(q, settings_.rx_depth());
+    if (spec_.receive) post_receives(q, settings_.rx_depth(), false);
   }
   wrs_.resize(static_cast<size_t>(settings_.post_list));
   sges_.resize(static_cast<size_t>(settings_.post_list));
@@ -88,14 +89,14 @@ VerbsConnection::~VerbsConnection() {
   if (worker_.joinable()) worker_.join();
 }
 
-void VerbsConnection::post_receives(size_t q, int count) {
+void VerbsConnection::post_receives(size_t q, int count, bool on_worker) {
   for (int i = 0; i < count; ++i) {
     ibv_recv_wr wr{};
     wr.wr_id = uint64_t(q) << kQpShift;
     wr.num_sge = 0;  // write-with-immediate consumes a receive but carries no payload into it
     ibv_recv_wr* bad = nullptr;
     if (int rc = api_.post_recv(qps_[q].qp.get(), &wr, &bad); rc != 0) {
-      if (!worker_.joinable()) rdma::throw_verbs_error("ibv_post_recv", rc);
+      if (!on_worker) rdma::throw_verbs_error("ibv_post_recv", rc);
       fail({"post_failed", std::string("ibv_post_recv failed: ") + std::strerror(rc)}, q);
       return;
     }
@@ -199,15 +200,30 @@ void VerbsConnection::fail(const CompletionError& error, size_t q) {
   failed_ = true;
 }
 
-void VerbsConnection::post_some(size_t q, int count, bool force_last_signal) {
+size_t VerbsConnection::receive_offset(size_t q, uint64_t k, bool signalled) const {
+  const size_t slot = signalled && ring_ > 0 ? 1 + k % ring_ : 0;
+  return (q * (1 + ring_) + slot) * settings_.message_size;
+}
+
+size_t VerbsConnection::send_offset(size_t q, uint64_t k, bool signalled) const {
+  const size_t slot = signalled && ring_ > 0 ? 1 + k % (2 * ring_) : 0;
+  return (q * (1 + 2 * ring_) + slot) * settings_.message_size;
+}
+
+uint64_t VerbsConnection::verify_sequence(size_t q, uint64_t k) const {
+  return (uint64_t(q) << 32) | (ring_ > 0 ? k % (2 * ring_) : 0);
+}
+
+void VerbsConnection::post_some(size_t q, int count) {
   Qp& entry = qps_[q];
-  const uint64_t local = reinterpret_cast<uint64_t>(send_mem_->data()) + q * settings_.message_size;
-  const uint64_t remote = remote_.addr + q * remote_.slot_bytes;
+  const uint64_t local = reinterpret_cast<uint64_t>(send_mem_->data());
+  const uint64_t se = static_cast<uint64_t>(settings_.signal_every);
   for (int j = 0; j < count; ++j) {
-    const uint64_t n = entry.window.post(force_last_signal && j == count - 1);
+    const uint64_t n = entry.window.post();
     const bool signalled = entry.window.was_signalled(n);
+    const uint64_t k = (n + 1) / se - 1;  // which write with immediate (when signalled)
     ibv_sge& sge = sges_[j];
-    sge.addr = local;
+    sge.addr = local + send_offset(q, k, signalled);
     sge.length = static_cast<uint32_t>(settings_.message_size);
     sge.lkey = send_mem_->mr().lkey;
     ibv_send_wr& wr = wrs_[j];
@@ -218,13 +234,34 @@ void VerbsConnection::post_some(size_t q, int count, bool force_last_signal) {
     // The signalled WR carries an immediate so the receiver sees the progress too.
     wr.opcode = signalled ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
     wr.send_flags = signalled ? IBV_SEND_SIGNALED : 0;
-    wr.imm_data = htobe32(static_cast<uint32_t>(n));
-    wr.wr.rdma.remote_addr = remote;
+    wr.imm_data = htobe32(static_cast<uint32_t>(k) & kImmMask);
+    wr.wr.rdma.remote_addr = remote_.addr + receive_offset(q, k, signalled);
     wr.wr.rdma.rkey = remote_.rkey;
     wr.next = j + 1 < count ? &wrs_[j + 1] : nullptr;
   }
   ibv_send_wr* bad = nullptr;
   if (int rc = api_.post_send(entry.qp.get(), wrs_.data(), &bad); rc != 0) {
+    ++tx_errors_;
+    fail({"post_failed", std::string("ibv_post_send failed: ") + std::strerror(rc)}, q);
+  }
+}
+
+// A zero-byte signalled write-with-immediate after the QP's last data WR: its completion
+// retires the unsignalled tail, its arrival tells the receiver the QP is drained.
+void VerbsConnection::post_marker(size_t q) {
+  Qp& entry = qps_[q];
+  const uint64_t data_wrs = entry.window.posted();
+  entry.marker = entry.window.post(true);
+  ibv_send_wr wr{};
+  wr.wr_id = (uint64_t(q) << kQpShift) | entry.marker;
+  wr.num_sge = 0;
+  wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  wr.imm_data = htobe32(kMarker | static_cast<uint32_t>(data_wrs % static_cast<uint64_t>(settings_.signal_every)));
+  wr.wr.rdma.remote_addr = remote_.addr;
+  wr.wr.rdma.rkey = remote_.rkey;
+  ibv_send_wr* bad = nullptr;
+  if (int rc = api_.post_send(entry.qp.get(), &wr, &bad); rc != 0) {
     ++tx_errors_;
     fail({"post_failed", std::string("ibv_post_send failed: ") + std::strerror(rc)}, q);
   }
@@ -253,32 +290,42 @@ bool VerbsConnection::poll_batch(const rdma::CompletionQueue& cq, std::atomic<ui
 
 bool VerbsConnection::poll_send() {
   return poll_batch(send_cq_, tx_errors_, [this](size_t q, const ibv_wc& wc) {
-    const uint64_t retired = qps_[q].window.complete(wc.wr_id & kWrMask);
+    const uint64_t n = wc.wr_id & kWrMask;
+    // The marker is no message of its own.
+    const uint64_t retired = qps_[q].window.complete(n) - (n == qps_[q].marker ? 1 : 0);
     tx_messages_ += retired;
     tx_bytes_ += retired * settings_.message_size;
   });
 }
 
 bool VerbsConnection::poll_receive() {
-  const bool any = poll_batch(recv_cq_, rx_errors_, [this](size_t q, const ibv_wc& wc) {
+  return poll_batch(recv_cq_, rx_errors_, [this](size_t q, const ibv_wc& wc) {
     Qp& entry = qps_[q];
     const uint32_t imm = be32toh(wc.imm_data);
-    const uint32_t delta = imm - entry.last_imm;  // writes since the last immediate (RC: in order)
-    entry.last_imm = imm;
-    if (delta == 0 || delta > static_cast<uint32_t>(settings_.signal_every)) {
-      ++rx_errors_;  // the sender skipped or repeated: count it, keep the flow going
+    uint64_t messages = 0;
+    if (imm & kMarker) {
+      entry.marker_seen = true;
+      messages = imm & kImmMask;  // the data WRs after the last immediate
     } else {
-      rx_messages_ += delta;
-      rx_bytes_ += uint64_t(delta) * settings_.message_size;
+      if (imm != (static_cast<uint32_t>(entry.imms_seen) & kImmMask)) {
+        ++rx_errors_;  // the sender skipped or repeated (RC delivers in order): count it, follow it
+        entry.imms_seen = (entry.imms_seen & ~uint64_t(kImmMask)) | imm;
+      }
+      messages = static_cast<uint64_t>(settings_.signal_every);
     }
-    if (verify_) {
-      rx_mismatches_ +=
-          recv_mem_->count_mismatches(q * settings_.message_size, settings_.message_size, spec_.flow_id, q);
-    }
-    post_receives(q, 1);
+    rx_messages_ += messages;
+    rx_bytes_ += messages * settings_.message_size;
+    if (imm & kMarker) return;  // nothing follows it: no receive to repost
+    if (verify_) verify_received(q, entry.imms_seen);
+    ++entry.imms_seen;
+    // Only now: the write that reuses this ring slot needs this receive (see the header).
+    post_receives(q, 1, true);
   });
-  if (any) last_rx_ = Clock::now();
-  return any;
+}
+
+void VerbsConnection::verify_received(size_t q, uint64_t k) {
+  rx_mismatches_ += recv_mem_->count_mismatches(receive_offset(q, k, true), settings_.message_size, spec_.flow_id,
+                                                verify_sequence(q, k));
 }
 
 // A receive-only end sleeps on the completion channel instead of spinning a core.
@@ -294,7 +341,8 @@ void VerbsConnection::wait_receive_event() {
 }
 
 bool VerbsConnection::sends_retired() const {
-  return std::all_of(qps_.begin(), qps_.end(), [](const Qp& q) { return q.window.outstanding() == 0; });
+  return std::all_of(qps_.begin(), qps_.end(),
+                     [](const Qp& q) { return q.marker != UINT64_MAX && q.window.outstanding() == 0; });
 }
 
 // A CQ overrun, a fatal QP or a dead adapter arrive as async events, not as completions.
@@ -306,10 +354,28 @@ void VerbsConnection::check_async_events() {
   if (e) fail(*e, SIZE_MAX);
 }
 
+bool VerbsConnection::markers_seen() const {
+  return std::all_of(qps_.begin(), qps_.end(), [](const Qp& q) { return q.marker_seen; });
+}
+
+// The worker thread. Nothing may escape it (std::terminate would take the rank down with no
+// reason on record): a CUDA error while verifying, or a broken invariant, fails the flow.
 void VerbsConnection::run() {
-  pin_current_thread(device_->local_cpus);
+  try {
+    pin_current_thread(device_->local_cpus);
+    pump();
+  } catch (const EnvironmentError& e) {
+    fail({"gpu_error", std::string("payload memory: ") + e.what()}, SIZE_MAX);
+  } catch (const std::exception& e) {
+    fail({"internal", std::string("internal error: ") + e.what()}, SIZE_MAX);
+  }
+  std::lock_guard l(done_lock_);
+  done_ = true;
+  done_cv_.notify_all();
+}
+
+void VerbsConnection::pump() {
   Clock::time_point stop_at{};
-  last_rx_ = Clock::now();
   while (!abort_ && !failed_) {
     if (device_->monitor && device_->monitor->recorded() != events_seen_) check_async_events();
     const bool stopping = stop_;
@@ -320,27 +386,23 @@ void VerbsConnection::run() {
         SendWindow& w = qps_[q].window;
         if (!stopping) {
           const int count = std::min(w.room(), settings_.post_list);
-          if (count > 0) post_some(q, count, false);
-        } else if (!qps_[q].tail_posted && w.outstanding() > 0 && w.room() > 0 && !w.was_signalled(w.posted() - 1)) {
-          // Unsignalled writes at the end never complete on their own: signal one more.
-          post_some(q, 1, true);
-          qps_[q].tail_posted = true;
+          if (count > 0) post_some(q, count);
+        } else if (qps_[q].marker == UINT64_MAX && w.room() > 0) {
+          post_marker(q);
         }
       }
       progress = poll_send();
     }
     if (spec_.receive && poll_receive()) progress = true;
     if (stopping) {
-      const auto now = Clock::now();
       const bool sent = !spec_.send || sends_retired();
-      const bool received = !spec_.receive || now - last_rx_ >= kReceiveQuiet;
-      if ((sent && received) || now - stop_at >= kDrainLimit) break;
+      const bool received = !spec_.receive || markers_seen();
+      // At the limit a marker never came (the peer stopped late, hung or failed: its own
+      // report says which); the connection stays until rank 0 has both reports.
+      if ((sent && received) || Clock::now() - stop_at >= settings_.drain_limit) break;
     }
     if (!spec_.send && !progress) wait_receive_event();
   }
-  std::lock_guard l(done_lock_);
-  done_ = true;
-  done_cv_.notify_all();
 }
 
 }  // namespace ibburn::burn::verbs

@@ -1,9 +1,24 @@
 #pragma once
-// One end of one flow over RC QPs: `qps` QPs, each writing its own slot of the peer's
+// One end of one flow over RC QPs: `qps` QPs, each writing its own part of the peer's
 // receive buffer with RDMA WRITE. One WR in every `signal_every` is a signalled
-// write-with-immediate whose immediate is the WR's number, so the receiver sees progress
-// (and can verify the slot) while the sender retires its window. A worker thread posts
-// chains of up to `post_list` WRs, never more than `tx_depth` outstanding per QP.
+// write-with-immediate whose immediate is its number k among them (31 bits), so the receiver
+// sees progress (signal_every messages per immediate) while the sender retires its window. A
+// worker thread posts chains of up to `post_list` WRs, never more than `tx_depth` outstanding
+// per QP.
+//
+// Stage end: at stop each QP posts, after its last data WR, a signalled zero-byte
+// write-with-immediate whose immediate has the top bit set (the end marker; the low bits
+// count the data WRs after the last immediate). The receiver is drained when every QP's marker
+// arrived, or at drain_limit; the engine destroys the connection only after rank 0 has both
+// ends' reports, so writes still in flight at stop are neither dropped nor failed.
+//
+// Layout per QP: one slot every plain write lands in (not verified). With --verify, also a ring
+// of rx_depth + 1 slots for the writes with immediate, each written once per lap: write k lands
+// in ring slot k % ring from send slot k % (2 ring) (two laps of sources, so each lap's bytes
+// differ from the last) and the receiver checks it against verify_sequence(qp, k). Receive k is
+// reposted only after that check, and a write with immediate needs a posted receive, so no later
+// write touches slot k % ring while it is checked (one more slot than receives covers an RNR'd
+// write's first packets): a lost or stale write shows as mismatches, never a false one.
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -60,12 +75,15 @@ class VerbsConnection final : public Connection {
     rdma::QueuePair qp;
     SendWindow window;
     uint32_t psn = 0;
-    uint32_t last_imm = UINT32_MAX;  // receiver: immediate of the last write seen
-    bool tail_posted = false;
+    uint64_t marker = UINT64_MAX;  // sender: WR number of the end marker, once posted
+    uint64_t imms_seen = 0;        // receiver: data immediates seen (the next one's k)
+    bool marker_seen = false;      // receiver
   };
 
   void run();
-  void post_some(size_t q, int count, bool force_last_signal);
+  void pump();
+  void post_some(size_t q, int count);
+  void post_marker(size_t q);
   // Polls one batch from `cq`: failed completions (and a failed poll) count in `errors` and
   // fail the flow; each success goes to on_success(qp index, wc). True when any arrived.
   template <class OnSuccess>
@@ -73,10 +91,17 @@ class VerbsConnection final : public Connection {
   bool poll_send();
   bool poll_receive();
   void wait_receive_event();
-  void post_receives(size_t q, int count);
+  // on_worker: a failure fails the flow (the worker's way) instead of throwing (construction).
+  void post_receives(size_t q, int count, bool on_worker);
   void fail(const CompletionError& e, size_t q);
   bool sends_retired() const;
   void check_async_events();
+  bool markers_seen() const;
+  // --verify layout (see above); `ring_` is 0 without --verify: every write to slot 0.
+  size_t receive_offset(size_t q, uint64_t k, bool signalled) const;
+  size_t send_offset(size_t q, uint64_t k, bool signalled) const;
+  uint64_t verify_sequence(size_t q, uint64_t k) const;
+  void verify_received(size_t q, uint64_t k);
 
   std::shared_ptr<const VerbsDevice> device_;
   const rdma::VerbsApi& api_;
@@ -84,6 +109,7 @@ class VerbsConnection final : public Connection {
   VerbsSettings settings_;
   ConnectionSpec spec_;
   bool verify_;
+  size_t ring_;
   std::unique_ptr<PayloadMemory> send_mem_;
   std::unique_ptr<PayloadMemory> recv_mem_;
   rdma::CompChannel channel_;
@@ -108,7 +134,6 @@ class VerbsConnection final : public Connection {
   std::optional<TransportFailure> failure_;
   bool failure_is_flush_ = false;
   std::atomic<bool> failed_{false};
-  Clock::time_point last_rx_{};  // worker only: when an immediate last arrived
   PortMonitor::Mark since_;       // local port events and counters after this can explain a failure
   uint64_t events_seen_ = 0;      // worker only: the monitor's event count last checked
 };

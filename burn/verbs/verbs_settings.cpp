@@ -30,6 +30,12 @@ long long knob(const TransportOptions& o, const std::string& key, long long fall
 
 }  // namespace
 
+int default_tx_depth(size_t message_size) {
+  constexpr size_t kInFlight = 64u << 20;
+  const size_t depth = (kInFlight + message_size - 1) / std::max<size_t>(message_size, 1);
+  return static_cast<int>(std::clamp<size_t>(depth, 8, 128));
+}
+
 VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
   VerbsSettings s;
   s.qps = static_cast<int>(knob(o, "qps", streams >= 1 ? streams : s.qps, 1, 256));
@@ -40,7 +46,7 @@ VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
     }
     s.message_size = o.message_size;
   }
-  s.tx_depth = static_cast<int>(knob(o, "tx_depth", s.tx_depth, 1, 8192));
+  s.tx_depth = static_cast<int>(knob(o, "tx_depth", default_tx_depth(s.message_size), 1, 8192));
   s.signal_every = static_cast<int>(knob(o, "signal_every", std::min(s.signal_every, s.tx_depth), 1, s.tx_depth));
   s.post_list = static_cast<int>(knob(o, "post_list", s.post_list, 1, s.tx_depth));
   if (o.extra.count("gid_index") != 0) s.gid_index = static_cast<int>(knob(o, "gid_index", 0, 0, 255));
@@ -52,6 +58,7 @@ VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
   // 0 would wait for an ACK forever: a dead peer would never show.
   p.timeout = static_cast<int>(knob(o, "timeout", p.timeout, 1, 31));
   p.retry_cnt = static_cast<int>(knob(o, "retry_cnt", p.retry_cnt, 0, 7));
+  s.drain_limit = std::chrono::milliseconds(knob(o, "drain_ms", s.drain_limit.count(), 10, 600'000));
   return s;
 }
 

@@ -25,6 +25,15 @@ int gpu_for(const TransportOptions& o, const std::string& device) {
   return gpu;
 }
 
+// A message above the port's max_msg_sz would complete with IBV_WC_LOC_LEN_ERR on every WR.
+void check_message_size(size_t message_size, const PortInfo& port) {
+  if (port.max_msg_sz == 0 || message_size <= port.max_msg_sz) return;
+  throw InputError("--msg-size", 0,
+                   std::to_string(message_size) + " bytes is more than " + port.device + ":" +
+                       std::to_string(port.port) + " carries in one message (max_msg_sz " +
+                       std::to_string(port.max_msg_sz) + " bytes)");
+}
+
 class VerbsTransport final : public Transport {
  public:
   VerbsTransport(const rdma::VerbsApi& api, const TransportOptions& o) : options_(o) {
@@ -49,6 +58,7 @@ class VerbsTransport final : public Transport {
     device->port = query_port_info(device->context, port, settings_);
     device->local_cpus = hca_local_cpus(device_name);
     device->monitor = std::make_unique<PortMonitor>(device->context, port);
+    check_message_size(settings_.message_size, device->port);
     device_ = std::move(device);
     const PortInfo& p = device_->port;
     std::cerr << "ibburn: rank " << o.rank << " (" << hostname() << ", local rank " << o.local_rank << "): verbs "

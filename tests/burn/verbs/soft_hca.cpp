@@ -5,17 +5,23 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 namespace ibburn::testing {
 
 using rdma::VerbsApi;
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 struct Device;
 struct Qp;
@@ -47,6 +53,8 @@ struct SendWr {
   uint64_t remote_addr = 0;
   uint32_t rkey = 0;
   uint32_t imm = 0;
+  bool started = false;     // rate-limited: crossing the port(s) now
+  Clock::time_point due{};  // and when it has crossed them
 };
 
 struct Qp {
@@ -64,6 +72,7 @@ struct Qp {
   std::deque<uint64_t> receives;  // posted receive wr_ids
   std::deque<SendWr> unretired;   // posted, not yet retired by a polled completion
   std::deque<SendWr> stalled;     // waiting for the peer to post a receive (RNR)
+  std::deque<SendWr> paced;       // rate-limited: the head crossing the port(s), the rest waiting
   SoftQpStats stats;
 };
 
@@ -88,6 +97,12 @@ struct Device {
     const uint64_t one = 1;
     (void)!::write(ctx.async_fd, &one, sizeof one);
   }
+  std::optional<WriteFault> fault;
+  uint64_t fault_at = 0;          // which write-with-immediate into this device (from 1)
+  uint64_t imm_writes_in = 0;     // writes-with-immediate with data into this device so far
+  std::vector<uint8_t> previous;  // the last such write's bytes (for WriteFault::Replay)
+  double gbps = 0;                // 0 = unlimited
+  Clock::time_point tx_free{}, rx_free{};  // when each direction of the port is next idle
 };
 
 }  // namespace
@@ -105,6 +120,9 @@ struct SoftHca::State {
   uint32_t next_qpn = 0x100;
   uint32_t next_key = 0x1000;
   bool dmabuf = true;
+  std::condition_variable paced_cv;  // a write was paced, or the HCA goes away
+  std::thread pacer;                 // started by the first rate limit
+  bool quit = false;
 
   Device* device_of(ibv_context* c) {
     for (auto& d : devices) {
@@ -194,8 +212,8 @@ struct SoftHca::State {
       complete_send(q, w, IBV_WC_WR_FLUSH_ERR);
       return true;
     }
-    Mr* local = mr_by_lkey(q.qp.pd, w.sge.lkey);
-    if (local == nullptr || !covers(local->mr, w.sge.addr, w.sge.length)) {
+    Mr* local = w.sge.length == 0 ? nullptr : mr_by_lkey(q.qp.pd, w.sge.lkey);
+    if (w.sge.length != 0 && (local == nullptr || !covers(local->mr, w.sge.addr, w.sge.length))) {
       complete_send(q, w, IBV_WC_LOC_PROT_ERR);
       return true;
     }
@@ -217,7 +235,7 @@ struct SoftHca::State {
       complete_send(q, w, IBV_WC_RNR_RETRY_EXC_ERR);
       return true;
     }
-    std::memmove(reinterpret_cast<void*>(w.remote_addr), reinterpret_cast<void*>(w.sge.addr), w.sge.length);
+    land(*peer->device, w, imm);
     if (peer->device->corrupting && w.sge.length > 0) {
       reinterpret_cast<uint8_t*>(w.remote_addr)[w.sge.length / 2] ^= 0x10;
     }
@@ -235,6 +253,89 @@ struct SoftHca::State {
     }
     complete_send(q, w, IBV_WC_SUCCESS);
     return true;
+  }
+
+  // Places a write's bytes, or (an injected fault) drops it or lands the previous write's bytes.
+  static void land(Device& into, const SendWr& w, bool imm) {
+    auto* dst = reinterpret_cast<uint8_t*>(w.remote_addr);
+    const auto* src = reinterpret_cast<const uint8_t*>(w.sge.addr);
+    const bool counted = imm && w.sge.length > 0 && into.fault.has_value();
+    const bool hit = counted && ++into.imm_writes_in == into.fault_at;
+    if (hit && *into.fault == WriteFault::Drop) return;
+    if (hit && *into.fault == WriteFault::Replay && into.previous.size() == w.sge.length) {
+      std::memcpy(dst, into.previous.data(), w.sge.length);
+    } else {
+      std::memmove(dst, src, w.sge.length);
+    }
+    if (counted) into.previous.assign(src, src + w.sge.length);
+  }
+
+  // Whether a write on this QP crosses a rate-limited port (no peer: it fails at once).
+  bool paced(const Qp& q) {
+    const Qp* peer = find_peer(q);
+    return peer != nullptr && (q.device->gbps > 0 || peer->device->gbps > 0);
+  }
+
+  // Starts the write at the head of q.paced when the limited port(s) it crosses are idle: it
+  // then occupies them for bytes * 8 / rate and lands when that time is up. False when they
+  // are busy; `idle` then says until when.
+  bool claim(Qp& q, SendWr& w, Clock::time_point now, Clock::time_point& idle) {
+    w.started = true;
+    w.due = now;
+    Qp* peer = find_peer(q);
+    if (peer == nullptr) return true;
+    Device& from = *q.device;
+    Device& to = *peer->device;
+    if (from.gbps <= 0 && to.gbps <= 0) return true;
+    Clock::time_point free{};
+    if (from.gbps > 0) free = std::max(free, from.tx_free);
+    if (to.gbps > 0) free = std::max(free, to.rx_free);
+    if (free > now) {
+      w.started = false;
+      idle = free;
+      return false;
+    }
+    const double gbps = from.gbps <= 0 ? to.gbps : to.gbps <= 0 ? from.gbps : std::min(from.gbps, to.gbps);
+    // Back to back after the previous write, so a late wake-up (a loaded machine) catches up;
+    // after the port sat idle, from at most 20 ms ago.
+    const auto start = std::max(free, now - std::chrono::milliseconds(20));
+    w.due = start + std::chrono::nanoseconds(static_cast<int64_t>(w.sge.length * 8.0 / gbps));
+    if (from.gbps > 0) from.tx_free = w.due;
+    if (to.gbps > 0) to.rx_free = w.due;
+    return true;
+  }
+
+  // The pacing thread: lands each paced write when its time is up, in order per QP, and
+  // starts the next one round-robin over the QPs, so senders into one port share it.
+  void run_pacer() {
+    std::unique_lock l(lock);
+    size_t turn = 0;
+    while (!quit) {
+      const auto now = Clock::now();
+      auto next = Clock::time_point::max();
+      std::vector<Qp*> order;
+      for (auto& [ptr, q] : qps) order.push_back(q.get());
+      for (size_t i = 0; i < order.size(); ++i) {
+        const size_t at = (turn + i) % order.size();
+        Qp& q = *order[at];
+        while (!q.paced.empty() && q.paced.front().started && q.paced.front().due <= now) {
+          const SendWr w = q.paced.front();
+          q.paced.pop_front();
+          if (!q.stalled.empty() || !execute(q, w)) q.stalled.push_back(w);
+        }
+        if (q.paced.empty()) continue;
+        SendWr& head = q.paced.front();
+        Clock::time_point idle{};
+        if (!head.started && claim(q, head, now, idle)) turn = at + 1;
+        next = std::min(next, head.started ? head.due : idle);
+      }
+      if (next <= now) continue;
+      if (next == Clock::time_point::max()) {
+        paced_cv.wait(l);
+      } else {
+        paced_cv.wait_until(l, next);
+      }
+    }
   }
 
   // Runs the stalled writes of every QP whose peer may now have receives.
@@ -310,6 +411,7 @@ int s_query_port(ibv_context* c, uint8_t port, ibv_port_attr* a) {
   a->pkey_tbl_len = static_cast<uint16_t>(d->port.pkeys.size());
   a->flags = d->port.grh_required ? IBV_QPF_GRH_REQUIRED : 0;
   a->phys_state = d->port_down ? 3 : 5;  // Disabled : LinkUp
+  a->max_msg_sz = d->port.max_msg_sz;
   return 0;
 }
 int s_query_gid_ex(ibv_context* c, uint32_t port, uint32_t index, ibv_gid_entry* entry, uint32_t flags) {
@@ -574,7 +676,7 @@ int s_post_send(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
   Qp& q = *st().qps.at(qp);
   ++q.stats.post_calls;
   for (; wr != nullptr; wr = wr->next) {
-    if ((q.qp.state != IBV_QPS_RTS && q.qp.state != IBV_QPS_ERR) || wr->num_sge != 1 ||
+    if ((q.qp.state != IBV_QPS_RTS && q.qp.state != IBV_QPS_ERR) || wr->num_sge > 1 ||
         (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM)) {
       *bad = wr;
       return EINVAL;
@@ -587,7 +689,7 @@ int s_post_send(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
     w.wr_id = wr->wr_id;
     w.signalled = (wr->send_flags & IBV_SEND_SIGNALED) != 0;
     w.opcode = wr->opcode;
-    w.sge = wr->sg_list[0];
+    if (wr->num_sge == 1) w.sge = wr->sg_list[0];  // none: a zero-byte write
     w.remote_addr = wr->wr.rdma.remote_addr;
     w.rkey = wr->wr.rdma.rkey;
     w.imm = be32toh(wr->imm_data);
@@ -597,6 +699,11 @@ int s_post_send(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
     q.stats.max_outstanding = std::max(q.stats.max_outstanding, static_cast<int>(q.unretired.size()));
     if (q.qp.state == IBV_QPS_ERR) {
       st().complete_send(q, w, IBV_WC_WR_FLUSH_ERR);
+      continue;
+    }
+    if (!q.paced.empty() || st().paced(q)) {
+      q.paced.push_back(w);
+      st().paced_cv.notify_all();
     } else if (!q.stalled.empty() || !st().execute(q, w)) {
       q.stalled.push_back(w);
     }
@@ -691,7 +798,15 @@ SoftHca::SoftHca() : state_(std::make_unique<State>()) {
   g_state = state_.get();
 }
 
-SoftHca::~SoftHca() { g_state = nullptr; }
+SoftHca::~SoftHca() {
+  {
+    std::lock_guard l(state_->lock);
+    state_->quit = true;
+  }
+  state_->paced_cv.notify_all();
+  if (state_->pacer.joinable()) state_->pacer.join();
+  g_state = nullptr;
+}
 
 const rdma::VerbsApi& SoftHca::api() const { return kSoftApi; }
 
@@ -761,6 +876,20 @@ void SoftHca::raise_async_event(const std::string& device, ibv_event_type type) 
   e.event_type = type;
   e.element.port_num = 1;
   state_->device_named(device)->raise(e);
+}
+
+void SoftHca::set_write_fault(const std::string& device, WriteFault fault, uint64_t nth) {
+  std::lock_guard l(state_->lock);
+  Device* d = state_->device_named(device);
+  d->fault = fault;
+  d->fault_at = nth;
+  d->imm_writes_in = 0;
+}
+
+void SoftHca::set_rate_limit(const std::string& device, double gbps) {
+  std::lock_guard l(state_->lock);
+  state_->device_named(device)->gbps = gbps;
+  if (gbps > 0 && !state_->pacer.joinable()) state_->pacer = std::thread([s = state_.get()] { s->run_pacer(); });
 }
 
 std::vector<SoftQpStats> SoftHca::qp_stats(const std::string& device) const {

@@ -6,6 +6,9 @@
 // deterministic; a write-with-immediate that finds no posted receive waits (RNR retry
 // forever, as rnr_retry = 7 asks) until the peer posts one, or fails with
 // IBV_WC_RNR_RETRY_EXC_ERR when rnr_retry < 7.
+// A port may be given a rate (set_rate_limit): writes from or into it then queue and a pacing
+// thread executes and completes each one when the port would have carried its bytes, so data
+// is really still in flight when the sender stops (the stage-end drain, incast into one port).
 //
 // One SoftHca may exist at a time per process (the verbs table is plain C function
 // pointers, so it reaches its state through a process-wide pointer). Thread-safe: one lock.
@@ -40,6 +43,13 @@ struct SoftPort {
   uint64_t subnet_prefix = 0xfe80000000000000ull;  // InfiniBand: of the port GID
   bool grh_required = false;                       // the port sets IBV_QPF_GRH_REQUIRED
   std::vector<uint16_t> pkeys = {0xffff};          // P_Key table (default: full member, default partition)
+  uint32_t max_msg_sz = 1u << 30;  // ibv_port_attr.max_msg_sz (ConnectX: 1 GiB)
+};
+
+// What happens to one write-with-immediate carrying data into a device (set_write_fault).
+enum class WriteFault {
+  Drop,    // its bytes never land; the completions still arrive (a lost write)
+  Replay,  // the bytes of the previous such write land instead (a stale, replayed write)
 };
 
 struct SoftQpStats {
@@ -80,6 +90,13 @@ class SoftHca {
   void set_cq_capacity(const std::string& device, int capacity);     // CQs created later hold this many
   void set_dmabuf_supported(bool supported);
   void set_corrupting(const std::string& device, bool corrupt);  // flips a bit in each write into it
+  // The nth (from 1) write-with-immediate with data into `device` suffers `fault`.
+  void set_write_fault(const std::string& device, WriteFault fault, uint64_t nth);
+  // Writes from and into the device's port take bytes * 8 / gbps ns each, one at a time per
+  // direction of the port, taken round-robin from the QPs that wait for it (so senders into one
+  // port share it; a port that sat idle may start a write up to 20 ms early, so a late pacing
+  // thread catches up); 0 = unlimited (synchronous, the default).
+  void set_rate_limit(const std::string& device, double gbps);
 
   // Async events (context->async_fd). Taking a port down raises IBV_EVENT_PORT_ERR, makes
   // ibv_query_port say DOWN and writes to or from it exhaust their retries; bringing it up

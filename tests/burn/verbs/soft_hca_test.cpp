@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -108,6 +109,27 @@ TEST_F(SoftHcaTest, WriteCopiesIntoThePeerAndCompletes) {
   const ibv_wc wc = poll_one(a);
   EXPECT_EQ(wc.status, IBV_WC_SUCCESS);
   EXPECT_EQ(wc.wr_id, 42u);
+}
+
+// A rate-limited port carries a write for bytes * 8 / rate: until then its bytes have not
+// landed and it has not completed (the data is in flight).
+TEST_F(SoftHcaTest, RateLimitedWritesLandWhenThePortHasCarriedThem) {
+  connect(a, b);
+  connect(b, a);
+  hca.set_rate_limit("soft1", 0.0005);  // 500 kb/s: 4000 bytes take 64 ms, less 20 ms of idle credit
+  std::memcpy(a.buf.data(), "payload!", 8);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(write(a, b, 0, 4000, b.mr->rkey), 0);
+  ibv_wc wc{};
+  EXPECT_EQ(hca.api().poll_cq(a.cq.get(), 1, &wc), 0);
+  int got = 0;
+  while (got == 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
+    got = hca.api().poll_cq(a.cq.get(), 1, &wc);
+  }
+  ASSERT_EQ(got, 1);
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(44));
+  EXPECT_EQ(wc.status, IBV_WC_SUCCESS);
+  EXPECT_EQ(std::memcmp(b.buf.data(), "payload!", 8), 0);  // landed before it completed
 }
 
 TEST_F(SoftHcaTest, RemoteBoundsAndKeysAreChecked) {

@@ -2,6 +2,7 @@
 // only verbs has (signalling cadence, credits, post lists, MTU, addressing, error mapping).
 #include <gtest/gtest.h>
 
+#include "burn/verbs/verbs_connection.h"
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
 #include "cuda/gpu_memory.h"
@@ -69,7 +70,8 @@ TransportOptions tuned(int depth, int signal_every, int post_list) {
   o.verify = true;
   o.extra = {{"tx_depth", std::to_string(depth)},
              {"signal_every", std::to_string(signal_every)},
-             {"post_list", std::to_string(post_list)}};
+             {"post_list", std::to_string(post_list)},
+             {"drain_ms", "300"}};  // the failure tests' markers never come: keep them quick
   return o;
 }
 
@@ -85,15 +87,65 @@ TEST(VerbsTransport, SignalsOnePerKNeverExceedsDepthAndChainsPosts) {
   for (const SoftQpStats& q : stats) {
     EXPECT_LE(q.max_outstanding, 16) << "credits exceeded on QP " << q.qp_num;
     EXPECT_GT(q.max_outstanding, 0);
-    // One signalled WR per 4, plus at most one forced at the end to retire the tail.
-    EXPECT_EQ(q.signalled, q.posted / 4 + (q.posted % 4 != 0 ? 1 : 0)) << q.posted;
+    // One signalled WR per 4 data WRs, plus the end marker (which retires the tail).
+    const uint64_t data = q.posted - 1;
+    EXPECT_EQ(q.signalled, data / 4 + 1) << q.posted;
     EXPECT_LT(q.post_calls, q.posted);  // post lists: several WRs per ibv_post_send
-    posted += q.posted;
+    posted += data;
   }
   EXPECT_EQ(f.a->counters().tx.messages, posted);  // every posted WR retired and counted
   EXPECT_EQ(f.a->counters().tx.bytes, posted * 4096);
   EXPECT_EQ(f.b->counters().rx.bytes, posted * 4096);
   EXPECT_EQ(f.b->counters().rx.mismatches, 0u);
+}
+
+// Writes still in flight at stop (a rate-limited port) all arrive: the receiver waits for
+// every QP's end marker, which also carries the count of the WRs after the last immediate.
+TEST(VerbsTransport, DrainEndsWhenEveryQpsMarkerArrived) {
+  TransportOptions o;
+  o.message_size = 64u << 10;
+  o.verify = true;  // the ring of slots under a pacing thread: no false mismatch
+  o.extra = {{"tx_depth", "16"}, {"signal_every", "4"}};
+  SoftVerbsPair p(o);
+  p.hca.set_rate_limit("soft1", 0.125);  // 2 MiB in flight: 134 ms at 0.125 Gb/s
+  Flow f = one_way(p);
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->counters().rx.messages >= 8; }));
+  const auto t0 = Clock::now();
+  f.a->stop();
+  f.b->stop();
+  const uint64_t sent_at_stop = f.a->counters().tx.bytes;
+  ASSERT_TRUE(f.a->wait(Clock::now() + 20s));
+  ASSERT_TRUE(f.b->wait(Clock::now() + 20s));
+  const auto took = Clock::now() - t0;
+  EXPECT_GT(f.a->counters().tx.bytes, sent_at_stop);  // data was in flight at stop
+  EXPECT_EQ(f.b->counters().rx.bytes, f.a->counters().tx.bytes);  // and every byte arrived
+  EXPECT_EQ(f.b->counters().rx.messages, f.a->counters().tx.messages);
+  EXPECT_LT(took, 1500ms);  // the markers ended the drain, not the 2 s limit
+  EXPECT_EQ(f.b->counters().rx.errors, 0u);
+  EXPECT_EQ(f.b->counters().rx.mismatches, 0u);
+  EXPECT_FALSE(f.a->error().has_value());
+  EXPECT_FALSE(f.b->error().has_value());
+}
+
+// A marker that never comes (here the sender never stops) ends the drain at drain_ms,
+// without a failure: the sender's own report says what happened to it.
+TEST(VerbsTransport, DrainEndsAtTheLimitWhenAMarkerNeverArrives) {
+  TransportOptions o = tuned(16, 4, 4);
+  o.extra["drain_ms"] = "150";
+  SoftVerbsPair p(o);
+  Flow f = one_way(p);
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->counters().rx.messages > 0; }));
+  const auto t0 = Clock::now();
+  f.b->stop();
+  ASSERT_TRUE(f.b->wait(Clock::now() + 20s));
+  const auto took = Clock::now() - t0;
+  EXPECT_GE(took, 150ms);
+  EXPECT_LT(took, 1500ms);
+  EXPECT_FALSE(f.b->error().has_value());
+  f.a->stop();
+  EXPECT_TRUE(f.a->wait(Clock::now() + 20s));
 }
 
 TEST(VerbsTransport, PathMtuIsTheSmallerActiveMtuAndIbUsesLids) {
@@ -221,6 +273,85 @@ TEST(VerbsTransport, CorruptedWritesAreCountedAsMismatches) {
   f.stop();
   EXPECT_GT(f.b->counters().rx.mismatches, 0u);
   EXPECT_FALSE(f.b->error().has_value());  // corruption is counted, not fatal
+}
+
+// --verify: each write with immediate lands in its own ring slot with its lap's pattern, so a
+// write that never lands, or an old one that lands again, is a whole message of mismatches.
+class VerbsWriteFault : public ::testing::TestWithParam<WriteFault> {};
+
+TEST_P(VerbsWriteFault, IsDetectedAsMismatches) {
+  SoftVerbsPair p(tuned(16, 4, 4));  // ring of 16 / 4 + 4 + 1 = 9 slots
+  p.hca.set_write_fault("soft1", GetParam(), 20);  // in the third lap
+  Flow f = one_way(p, 1);
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->counters().rx.messages >= 4 * 40; }));
+  f.stop();
+  EXPECT_EQ(f.b->counters().rx.mismatches, 4096u / 8);  // every word of that one message
+  EXPECT_EQ(f.b->counters().rx.errors, 0u);
+  EXPECT_FALSE(f.b->error().has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(Injected, VerbsWriteFault, ::testing::Values(WriteFault::Drop, WriteFault::Replay),
+                         [](const auto& p) { return std::string(p.param == WriteFault::Drop ? "lost" : "replayed"); });
+
+// A payload memory whose check throws (a CUDA error during --verify on the worker thread).
+class ThrowingMemory final : public burn::verbs::PayloadMemory {
+ public:
+  explicit ThrowingMemory(std::unique_ptr<PayloadMemory> inner) : inner_(std::move(inner)) {}
+  void* data() const override { return inner_->data(); }
+  size_t size() const override { return inner_->size(); }
+  const ibv_mr& mr() const override { return inner_->mr(); }
+  std::string description() const override { return inner_->description(); }
+  void fill(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) override { inner_->fill(offset, bytes, flow, seq); }
+  uint64_t count_mismatches(size_t, size_t, uint32_t, uint64_t) const override {
+    throw EnvironmentError("pattern verify kernel failed: an illegal memory access was encountered");
+  }
+
+ private:
+  std::unique_ptr<PayloadMemory> inner_;
+};
+
+TEST(VerbsTransport, AnExceptionOnTheWorkerFailsTheFlowNotTheRank) {
+  const TransportOptions o = tuned(16, 4, 4);
+  SoftVerbsPair p(o);
+  auto device = std::make_shared<burn::verbs::VerbsDevice>();
+  rdma::DeviceList list(p.hca.api());
+  device->context = rdma::open_context(p.hca.api(), list.find("soft1"));
+  device->pd = rdma::alloc_pd(device->context);
+  device->port = burn::verbs::query_port_info(device->context, 1, burn::verbs::parse_verbs_settings(o, 2));
+  const burn::verbs::MemoryFactory throwing = [](const rdma::ProtectionDomain& pd, size_t bytes, int access) {
+    return std::make_unique<ThrowingMemory>(burn::verbs::make_host_memory(pd, bytes, -1, access));
+  };
+  Flow f{p.ta->create(flow_end(3, true, false)),
+         std::make_unique<burn::verbs::VerbsConnection>(device, burn::verbs::parse_verbs_settings(o, 2),
+                                                        flow_end(3, false, true), true, throwing)};
+  f.connect();
+  f.start();
+  ASSERT_TRUE(eventually([&] { return f.b->error().has_value(); }));
+  EXPECT_NE(f.b->error()->reason.find("illegal memory access"), std::string::npos) << f.b->error()->reason;
+  EXPECT_FALSE(f.b->error()->peer_side);
+  f.a->stop();
+  f.b->stop();
+  EXPECT_TRUE(f.b->wait(Clock::now() + 20s));  // the worker ended normally: the rank lives on
+  EXPECT_TRUE(f.a->wait(Clock::now() + 20s));
+}
+
+TEST(VerbsTransport, MessageAboveThePortsMaxMsgSzIsRefused) {
+  SoftHca hca;
+  hca.add_device("soft0", SoftPort{.lid = 1, .max_msg_sz = 1u << 20});
+  TransportOptions o;
+  o.bind = "soft0:1";
+  o.message_size = 2u << 20;
+  try {
+    burn::verbs::make_verbs_transport(hca.api(), o);
+    FAIL() << "a 2 MiB message on a port that carries 1 MiB";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("soft0:1"), std::string::npos) << what;
+    EXPECT_NE(what.find("max_msg_sz 1048576"), std::string::npos) << what;
+  }
+  o.message_size = 1u << 20;  // at the limit: fine
+  EXPECT_NO_THROW(burn::verbs::make_verbs_transport(hca.api(), o));
 }
 
 TEST(VerbsTransport, EndpointDescribesTheBoundPort) {

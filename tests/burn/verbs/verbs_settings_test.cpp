@@ -15,11 +15,25 @@ TEST(VerbsSettings, DefaultsAreTheNdrTuning) {
   const VerbsSettings s = parse_verbs_settings(TransportOptions{}, 0);
   EXPECT_EQ(s.qps, 4);
   EXPECT_EQ(s.message_size, 1u << 20);
-  EXPECT_EQ(s.tx_depth, 128);
+  EXPECT_EQ(s.tx_depth, 64);  // 64 MiB in flight per QP
   EXPECT_EQ(s.signal_every, 32);
   EXPECT_EQ(s.post_list, 8);
   EXPECT_TRUE(s.relaxed_ordering);
-  EXPECT_EQ(s.rx_depth(), 128 / 32 + 4);
+  EXPECT_EQ(s.rx_depth(), 64 / 32 + 4);
+  EXPECT_EQ(s.drain_limit, std::chrono::milliseconds(2000));
+}
+
+TEST(VerbsSettings, BytesInFlightAreBoundedBySizeNotWrCount) {
+  EXPECT_EQ(default_tx_depth(4096), 128);      // small messages: the WR cap
+  EXPECT_EQ(default_tx_depth(1u << 20), 64);   // 64 x 1 MiB
+  EXPECT_EQ(default_tx_depth(3u << 20), 22);   // ceil(64 / 3)
+  EXPECT_EQ(default_tx_depth(8u << 20), 8);    // 8 x 8 MiB, not 128 x 8 MiB = 1 GiB
+  EXPECT_EQ(default_tx_depth(1u << 30), 8);    // at least 8 to keep the pipe full
+  TransportOptions o;
+  o.message_size = 8u << 20;
+  const VerbsSettings s = parse_verbs_settings(o, 1);
+  EXPECT_EQ(s.tx_depth, 8);
+  EXPECT_EQ(s.signal_every, 8);  // never above the depth
 }
 
 TEST(VerbsSettings, FlowStreamsSetQpsUnlessTheQpsKnobIsGiven) {
@@ -34,7 +48,8 @@ TEST(VerbsSettings, KnobsAreRead) {
   TransportOptions o;
   o.message_size = 8u << 20;
   o.extra = {
-      {"tx_depth", "256"}, {"signal_every", "64"}, {"post_list", "16"}, {"gid_index", "3"}, {"relaxed_ordering", "0"}};
+      {"tx_depth", "256"}, {"signal_every", "64"}, {"post_list", "16"}, {"gid_index", "3"}, {"relaxed_ordering", "0"},
+      {"drain_ms", "250"}};
   const VerbsSettings s = parse_verbs_settings(o, 1);
   EXPECT_EQ(s.message_size, 8u << 20);
   EXPECT_EQ(s.tx_depth, 256);
@@ -42,6 +57,7 @@ TEST(VerbsSettings, KnobsAreRead) {
   EXPECT_EQ(s.post_list, 16);
   EXPECT_EQ(s.gid_index.value_or(-1), 3);
   EXPECT_FALSE(s.relaxed_ordering);
+  EXPECT_EQ(s.drain_limit, std::chrono::milliseconds(250));
 }
 
 TEST(VerbsSettings, BadValuesNameTheKnob) {
