@@ -125,10 +125,10 @@ PortChoice default_port(std::vector<CandidatePort> ports,
     if (it == ports.end()) {
       throw Error(kExitInput, rank + ": " + hca + ", paired with GPU " + gpu + ", has no active port" + kUseMap);
     }
-    return {it->device, it->port,
-            "paired with GPU " + std::to_string(local_rank) + " (" + gpu + ") by the host check"};
+    return {it->device, it->port, "paired with GPU " + std::to_string(local_rank) + " (" + gpu + ") by the host check"};
   }
-  const auto ethernet = static_cast<size_t>(std::count_if(ports.begin(), ports.end(), [](auto& p) { return p.ethernet; }));
+  const auto ethernet =
+      static_cast<size_t>(std::count_if(ports.begin(), ports.end(), [](auto& p) { return p.ethernet; }));
   const size_t infiniband = ports.size() - ethernet;
   if (ethernet == infiniband) {
     throw Error(kExitInput, rank + ": as many InfiniBand as Ethernet ports (" + std::to_string(ethernet) +

@@ -46,16 +46,16 @@ struct EndpointInfo {
 
 // Options given to make_transport(); each transport reads what it understands.
 struct TransportOptions {
-  std::string bind;    // tcp: an IPv4 address or an interface name; verbs: "dev:port"
-                       // empty = the default for this rank (see local_rank)
-  int local_rank = 0;  // rank among those on this host: with no bind, the verbs
-                       // transport takes default_port() (rank_binding.h), tcp loopback
+  std::string bind;     // tcp: an IPv4 address or an interface name; verbs: "dev:port"
+                        // empty = the default for this rank (see local_rank)
+  int local_rank = 0;   // rank among those on this host: with no bind, the verbs
+                        // transport takes default_port() (rank_binding.h), tcp loopback
   int local_ranks = 1;  // ranks on this host
   int rank = 0;         // for the rank's binding line
   // verbs: the host check's GPU-HCA pairing as (GPU PCI address, HCA), in GPU address order:
   // the default binding. Empty when the host check did not run.
   std::vector<std::pair<std::string, std::string>> hca_by_gpu;
-  int gpu = -1;        // verbs: GPU memory (-1 = host memory, or the paired GPU below)
+  int gpu = -1;  // verbs: GPU memory (-1 = host memory, or the paired GPU below)
   // verbs: HCA name -> PCI address of its GPU (the host check's pairing); with gpu < 0 the
   // transport sends from its HCA's GPU when CUDA sees it. Empty = host memory.
   std::map<std::string, std::string> gpu_by_hca;

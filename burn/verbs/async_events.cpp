@@ -73,7 +73,8 @@ PortMonitor::PortMonitor(const rdma::Context& context, uint8_t port, const std::
     : context_(context), port_(port) {
   const std::string device = context_.api().get_device_name(context_->device);
   name_ = device + ":" + std::to_string(port);
-  counter_path_ = sysfs_root + "/class/infiniband/" + device + "/ports/" + std::to_string(port) + "/counters/link_downed";
+  counter_path_ =
+      sysfs_root + "/class/infiniband/" + device + "/ports/" + std::to_string(port) + "/counters/link_downed";
   const int fd = context_->async_fd;
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) rdma::throw_verbs_error("fcntl(async_fd)", errno);
@@ -158,7 +159,7 @@ CompletionError PortMonitor::attribute(const CompletionError& error, const Mark&
 }
 
 std::optional<CompletionError> PortMonitor::object_failure(Clock::time_point since, const std::vector<const void*>& cqs,
-                                                          const std::vector<uint32_t>& qp_nums) const {
+                                                           const std::vector<uint32_t>& qp_nums) const {
   for (const AsyncEvent& e : events_since(since)) {
     const std::string name = " (" + event_name(e.type) + " on " + name_ + ")";
     if (e.type == IBV_EVENT_CQ_ERR && std::find(cqs.begin(), cqs.end(), e.cq) != cqs.end()) {

@@ -22,8 +22,8 @@ namespace ibburn::burn::verbs {
 struct AsyncEvent {
   ibv_event_type type{};
   Clock::time_point at{};
-  int port = 0;             // port events: which port
-  uint32_t qp_num = 0;      // QP events: which QP
+  int port = 0;              // port events: which port
+  uint32_t qp_num = 0;       // QP events: which QP
   const void* cq = nullptr;  // CQ events: which CQ (compared, never dereferenced)
 };
 
@@ -32,7 +32,7 @@ std::string event_name(ibv_event_type type);
 
 // What the local side knew when a flow failed.
 struct LocalPortEvidence {
-  std::string port_name;            // "mlx5_0:1"
+  std::string port_name;  // "mlx5_0:1"
   int port = 1;
   std::optional<std::string> down;  // the port's state now when it is not ACTIVE ("DOWN")
   std::vector<AsyncEvent> events;   // the device's events since the flow began

@@ -44,8 +44,8 @@ class HostMemory final : public PayloadMemory {
                                " bytes of host memory: " + std::strerror(errno));
       }
       // No reserved huge pages: transparent ones, when the kernel's mode allows them.
-      const std::string thp = thp_mode(host::read_sysfs_text(sysfs_root + "/kernel/mm/transparent_hugepage/enabled")
-                                           .value_or(""));
+      const std::string thp =
+          thp_mode(host::read_sysfs_text(sysfs_root + "/kernel/mm/transparent_hugepage/enabled").value_or(""));
       if (thp == "never" || ::madvise(p, mapped_, MADV_HUGEPAGE) != 0) {
         pages_ = "4 KiB pages";
       } else {

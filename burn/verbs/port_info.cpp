@@ -101,13 +101,14 @@ GidEntry choose_gid(const std::vector<GidEntry>& valid, int table_len, bool roce
     }
     const auto it = at(*wanted);
     if (it == valid.end()) {
-      throw InputError("--opt", 0, knob + where + "'s GID " + std::to_string(*wanted) + " is empty (valid: " +
-                                       describe(valid) + ")");
+      throw InputError(
+          "--opt", 0,
+          knob + where + "'s GID " + std::to_string(*wanted) + " is empty (valid: " + describe(valid) + ")");
     }
     // RoCE v1 is an Ethernet frame without an IP header: not routed, no DSCP for the lossless class.
     if (roce && it->type != IBV_GID_TYPE_ROCE_V2) {
-      throw InputError("--opt", 0, knob + where + "'s GID " + describe(*it) + " is not RoCE v2 (valid: " +
-                                       describe(valid) + ")");
+      throw InputError("--opt", 0,
+                       knob + where + "'s GID " + describe(*it) + " is not RoCE v2 (valid: " + describe(valid) + ")");
     }
     return *it;
   }

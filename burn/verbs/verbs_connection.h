@@ -134,8 +134,8 @@ class VerbsConnection final : public Connection {
   std::optional<TransportFailure> failure_;
   bool failure_is_flush_ = false;
   std::atomic<bool> failed_{false};
-  PortMonitor::Mark since_;       // local port events and counters after this can explain a failure
-  uint64_t events_seen_ = 0;      // worker only: the monitor's event count last checked
+  PortMonitor::Mark since_;   // local port events and counters after this can explain a failure
+  uint64_t events_seen_ = 0;  // worker only: the monitor's event count last checked
 };
 
 }  // namespace ibburn::burn::verbs

@@ -50,8 +50,7 @@ namespace {
 
 std::vector<CandidatePort> dgx_ports() {
   std::vector<CandidatePort> p;
-  for (int i : {11, 7, 10, 2, 5, 9, 0, 4, 8, 1, 6, 3})
-    p.push_back({"mlx5_" + std::to_string(i), 1, i == 5 || i == 11});
+  for (int i : {11, 7, 10, 2, 5, 9, 0, 4, 8, 1, 6, 3}) p.push_back({"mlx5_" + std::to_string(i), 1, i == 5 || i == 11});
   return p;
 }
 

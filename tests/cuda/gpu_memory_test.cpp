@@ -14,9 +14,9 @@
 namespace ibburn::cuda {
 namespace {
 
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";              \
+#define REQUIRE_GPU()                                                                          \
+  do {                                                                                         \
+    if (!built_with_cuda()) GTEST_SKIP() << "built without CUDA";                              \
     if (device_count().count == 0) GTEST_SKIP() << "no GPU visible: " << device_count().error; \
   } while (0)
 
@@ -51,7 +51,7 @@ TEST(GpuMemory, NoGpuSaysWhatCudaAnswered) {
 }
 
 TEST(GpuMemory, FlushBeforeVerifyOnlyBeforeHopper) {
-  EXPECT_TRUE(needs_gpudirect_flush(8));  // A100
+  EXPECT_TRUE(needs_gpudirect_flush(8));   // A100
   EXPECT_FALSE(needs_gpudirect_flush(9));  // H100, H200
   EXPECT_FALSE(needs_gpudirect_flush(10));
 }

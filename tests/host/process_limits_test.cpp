@@ -72,7 +72,8 @@ TEST(ProcessLimits, UnlimitedCapableOrUnreadIsFine) {
 
 TEST(ProcessLimits, TheHostCheckReportsIt) {
   const HostReport r = evaluate(with_memlock(64 << 10), Expectations{});
-  EXPECT_TRUE(std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.kind == "memlock_low"; }));
+  EXPECT_TRUE(
+      std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.kind == "memlock_low"; }));
 }
 
 }  // namespace

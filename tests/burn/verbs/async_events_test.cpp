@@ -71,9 +71,11 @@ TEST(LocalPortFault, OnlyPathLossIsReattributed) {
   EXPECT_TRUE(path_loss(describe_completion_error(IBV_WC_RESP_TIMEOUT_ERR).kind));
   EXPECT_FALSE(path_loss(describe_completion_error(IBV_WC_REM_ACCESS_ERR).kind));
   EXPECT_FALSE(path_loss(describe_completion_error(IBV_WC_RNR_RETRY_EXC_ERR).kind));
-  const CompletionError e = blame_local_port(describe_completion_error(IBV_WC_RETRY_EXC_ERR), "local port x:1 is DOWN now");
+  const CompletionError e =
+      blame_local_port(describe_completion_error(IBV_WC_RETRY_EXC_ERR), "local port x:1 is DOWN now");
   EXPECT_EQ(e.kind, "local_link");
-  EXPECT_EQ(e.reason.rfind("local port x:1 is DOWN now, which explains: transport retries exhausted", 0), 0u) << e.reason;
+  EXPECT_EQ(e.reason.rfind("local port x:1 is DOWN now, which explains: transport retries exhausted", 0), 0u)
+      << e.reason;
 }
 
 struct OpenDevice {

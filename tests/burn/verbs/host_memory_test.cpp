@@ -57,7 +57,8 @@ TEST(HostMemory, HugePagesOnlyWhenTheNodeHasEnoughFree) {
   EXPECT_FALSE(short_node.hugetlb);
   EXPECT_EQ(short_node.note, "NUMA node 1 has 3 free 2 MiB huge pages, 8 needed");
   EXPECT_TRUE(plan_huge_pages(8, 8, 1).hugetlb);
-  EXPECT_EQ(free_huge_pages_path("/sys", 1), "/sys/devices/system/node/node1/hugepages/hugepages-2048kB/free_hugepages");
+  EXPECT_EQ(free_huge_pages_path("/sys", 1),
+            "/sys/devices/system/node/node1/hugepages/hugepages-2048kB/free_hugepages");
   EXPECT_EQ(free_huge_pages_path("/r", -1), "/r/kernel/mm/hugepages/hugepages-2048kB/free_hugepages");
 }
 

@@ -38,9 +38,8 @@ const ibv_gid kV6 = gid({0x20, 0x01, 0x0d, 0xb8}, {0x01});     // 2001:db8::1
 // A ConnectX RoCE port with IPv6 and IPv4 addresses, v1 entries first and holes (removed
 // addresses): what the default must see through.
 std::vector<GidEntry> roce_table() {
-  return {{0, kLinkLocal, IBV_GID_TYPE_ROCE_V1}, {1, kLinkLocal, IBV_GID_TYPE_ROCE_V2},
-          {2, kV6, IBV_GID_TYPE_ROCE_V1},        {3, kV6, IBV_GID_TYPE_ROCE_V2},
-          {5, kV4, IBV_GID_TYPE_ROCE_V1},        {6, kV4, IBV_GID_TYPE_ROCE_V2}};
+  return {{0, kLinkLocal, IBV_GID_TYPE_ROCE_V1}, {1, kLinkLocal, IBV_GID_TYPE_ROCE_V2}, {2, kV6, IBV_GID_TYPE_ROCE_V1},
+          {3, kV6, IBV_GID_TYPE_ROCE_V2},        {5, kV4, IBV_GID_TYPE_ROCE_V1},        {6, kV4, IBV_GID_TYPE_ROCE_V2}};
 }
 
 std::string refusal(const std::vector<GidEntry>& valid, bool roce, std::optional<int> wanted) {
@@ -72,9 +71,8 @@ TEST(GidChoice, RoceTakesTheRoceV2Ipv4Entry) {
 }
 
 TEST(GidChoice, RoceWithoutARoutableV2EntryRefusesListingTheTable) {
-  const std::vector<GidEntry> link_local_only = {{0, kLinkLocal, IBV_GID_TYPE_ROCE_V1},
-                                                 {1, kLinkLocal, IBV_GID_TYPE_ROCE_V2},
-                                                 {2, kV4, IBV_GID_TYPE_ROCE_V1}};
+  const std::vector<GidEntry> link_local_only = {
+      {0, kLinkLocal, IBV_GID_TYPE_ROCE_V1}, {1, kLinkLocal, IBV_GID_TYPE_ROCE_V2}, {2, kV4, IBV_GID_TYPE_ROCE_V1}};
   const std::string why = refusal(link_local_only, true, std::nullopt);
   EXPECT_NE(why.find("mlx5_4:1 has no RoCE v2 GID"), std::string::npos) << why;
   EXPECT_NE(why.find("2 RoCE v1 ::ffff:10.1.2.3"), std::string::npos) << why;

@@ -98,10 +98,10 @@ struct Device {
     (void)!::write(ctx.async_fd, &one, sizeof one);
   }
   std::optional<WriteFault> fault;
-  uint64_t fault_at = 0;          // which write-with-immediate into this device (from 1)
-  uint64_t imm_writes_in = 0;     // writes-with-immediate with data into this device so far
-  std::vector<uint8_t> previous;  // the last such write's bytes (for WriteFault::Replay)
-  double gbps = 0;                // 0 = unlimited
+  uint64_t fault_at = 0;                   // which write-with-immediate into this device (from 1)
+  uint64_t imm_writes_in = 0;              // writes-with-immediate with data into this device so far
+  std::vector<uint8_t> previous;           // the last such write's bytes (for WriteFault::Replay)
+  double gbps = 0;                         // 0 = unlimited
   Clock::time_point tx_free{}, rx_free{};  // when each direction of the port is next idle
 };
 

@@ -43,7 +43,7 @@ struct SoftPort {
   uint64_t subnet_prefix = 0xfe80000000000000ull;  // InfiniBand: of the port GID
   bool grh_required = false;                       // the port sets IBV_QPF_GRH_REQUIRED
   std::vector<uint16_t> pkeys = {0xffff};          // P_Key table (default: full member, default partition)
-  uint32_t max_msg_sz = 1u << 30;  // ibv_port_attr.max_msg_sz (ConnectX: 1 GiB)
+  uint32_t max_msg_sz = 1u << 30;                  // ibv_port_attr.max_msg_sz (ConnectX: 1 GiB)
 };
 
 // What happens to one write-with-immediate carrying data into a device (set_write_fault).

@@ -93,7 +93,7 @@ TEST_F(SoftHcaTest, QpStateMachineRejectsSkippedStates) {
   const FlowAddress peer = address_of(b);
   EXPECT_NE(modify(a, rtr_transition(a.port, peer, peer.qps[0], PathKnobs{})), 0);  // RESET -> RTR
   EXPECT_NE(modify(a, rts_transition(0, PathKnobs{})), 0);                          // RESET -> RTS
-  EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey), EINVAL);                    // post before RTS
+  EXPECT_EQ(write(a, b, 0, 8, b.mr->rkey), EINVAL);                                 // post before RTS
   EXPECT_EQ(modify(a, init_transition(1, IBV_ACCESS_REMOTE_WRITE, PathKnobs{})), 0);
   EXPECT_NE(modify(a, rts_transition(0, PathKnobs{})), 0);  // INIT -> RTS
   EXPECT_EQ(modify(a, rtr_transition(a.port, peer, peer.qps[0], PathKnobs{})), 0);

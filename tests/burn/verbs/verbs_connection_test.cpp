@@ -118,7 +118,7 @@ TEST(VerbsTransport, DrainEndsWhenEveryQpsMarkerArrived) {
   ASSERT_TRUE(f.a->wait(Clock::now() + 20s));
   ASSERT_TRUE(f.b->wait(Clock::now() + 20s));
   const auto took = Clock::now() - t0;
-  EXPECT_GT(f.a->counters().tx.bytes, sent_at_stop);  // data was in flight at stop
+  EXPECT_GT(f.a->counters().tx.bytes, sent_at_stop);              // data was in flight at stop
   EXPECT_EQ(f.b->counters().rx.bytes, f.a->counters().tx.bytes);  // and every byte arrived
   EXPECT_EQ(f.b->counters().rx.messages, f.a->counters().tx.messages);
   EXPECT_LT(took, 1500ms);  // the markers ended the drain, not the 2 s limit
@@ -280,7 +280,7 @@ TEST(VerbsTransport, CorruptedWritesAreCountedAsMismatches) {
 class VerbsWriteFault : public ::testing::TestWithParam<WriteFault> {};
 
 TEST_P(VerbsWriteFault, IsDetectedAsMismatches) {
-  SoftVerbsPair p(tuned(16, 4, 4));  // ring of 16 / 4 + 4 + 1 = 9 slots
+  SoftVerbsPair p(tuned(16, 4, 4));                // ring of 16 / 4 + 4 + 1 = 9 slots
   p.hca.set_write_fault("soft1", GetParam(), 20);  // in the third lap
   Flow f = one_way(p, 1);
   f.start();
@@ -302,7 +302,9 @@ class ThrowingMemory final : public burn::verbs::PayloadMemory {
   size_t size() const override { return inner_->size(); }
   const ibv_mr& mr() const override { return inner_->mr(); }
   std::string description() const override { return inner_->description(); }
-  void fill(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) override { inner_->fill(offset, bytes, flow, seq); }
+  void fill(size_t offset, size_t bytes, uint32_t flow, uint64_t seq) override {
+    inner_->fill(offset, bytes, flow, seq);
+  }
   uint64_t count_mismatches(size_t, size_t, uint32_t, uint64_t) const override {
     throw EnvironmentError("pattern verify kernel failed: an illegal memory access was encountered");
   }

@@ -119,8 +119,9 @@ TEST(VerbsPath, GidIndexOverrideIsCheckedAgainstTheTable) {
   SoftPort holes{.lid = 1, .roce = true};
   holes.gids = {{kLinkLocal, IBV_GID_TYPE_ROCE_V1}, {kLinkLocal, IBV_GID_TYPE_ROCE_V2}, {}};
   Hosts h(holes, SoftPort{.lid = 2, .roce = true});
-  EXPECT_NE(refusal(h, knobs({{"gid_index", "0"}})).find("soft0:1's GID 0 RoCE v1 fe80::202:c9ff:fe00:1 is not RoCE v2"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal(h, knobs({{"gid_index", "0"}})).find("soft0:1's GID 0 RoCE v1 fe80::202:c9ff:fe00:1 is not RoCE v2"),
+      std::string::npos);
   EXPECT_NE(refusal(h, knobs({{"gid_index", "2"}})).find("soft0:1's GID 2 is empty"), std::string::npos);
   EXPECT_NE(refusal(h, knobs({{"gid_index", "9"}})).find("soft0:1 has 3 GID entries"), std::string::npos);
   EXPECT_EQ(refusal(h, knobs({{"gid_index", "1"}})), "accepted");  // RoCE v2, link-local: as asked

@@ -24,11 +24,11 @@ TEST(VerbsSettings, DefaultsAreTheNdrTuning) {
 }
 
 TEST(VerbsSettings, BytesInFlightAreBoundedBySizeNotWrCount) {
-  EXPECT_EQ(default_tx_depth(4096), 128);      // small messages: the WR cap
-  EXPECT_EQ(default_tx_depth(1u << 20), 64);   // 64 x 1 MiB
-  EXPECT_EQ(default_tx_depth(3u << 20), 22);   // ceil(64 / 3)
-  EXPECT_EQ(default_tx_depth(8u << 20), 8);    // 8 x 8 MiB, not 128 x 8 MiB = 1 GiB
-  EXPECT_EQ(default_tx_depth(1u << 30), 8);    // at least 8 to keep the pipe full
+  EXPECT_EQ(default_tx_depth(4096), 128);     // small messages: the WR cap
+  EXPECT_EQ(default_tx_depth(1u << 20), 64);  // 64 x 1 MiB
+  EXPECT_EQ(default_tx_depth(3u << 20), 22);  // ceil(64 / 3)
+  EXPECT_EQ(default_tx_depth(8u << 20), 8);   // 8 x 8 MiB, not 128 x 8 MiB = 1 GiB
+  EXPECT_EQ(default_tx_depth(1u << 30), 8);   // at least 8 to keep the pipe full
   TransportOptions o;
   o.message_size = 8u << 20;
   const VerbsSettings s = parse_verbs_settings(o, 1);
@@ -47,9 +47,8 @@ TEST(VerbsSettings, FlowStreamsSetQpsUnlessTheQpsKnobIsGiven) {
 TEST(VerbsSettings, KnobsAreRead) {
   TransportOptions o;
   o.message_size = 8u << 20;
-  o.extra = {
-      {"tx_depth", "256"}, {"signal_every", "64"}, {"post_list", "16"}, {"gid_index", "3"}, {"relaxed_ordering", "0"},
-      {"drain_ms", "250"}};
+  o.extra = {{"tx_depth", "256"}, {"signal_every", "64"},    {"post_list", "16"},
+             {"gid_index", "3"},  {"relaxed_ordering", "0"}, {"drain_ms", "250"}};
   const VerbsSettings s = parse_verbs_settings(o, 1);
   EXPECT_EQ(s.message_size, 8u << 20);
   EXPECT_EQ(s.tx_depth, 256);
