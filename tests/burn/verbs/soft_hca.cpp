@@ -264,7 +264,7 @@ struct SoftHca::State {
     if (hit && *into.fault == WriteFault::Drop) return;
     if (hit && *into.fault == WriteFault::Replay && into.previous.size() == w.sge.length) {
       std::memcpy(dst, into.previous.data(), w.sge.length);
-    } else {
+    } else if (w.sge.length > 0) {  // a zero-byte write (the end marker) may carry no buffer at all
       std::memmove(dst, src, w.sge.length);
     }
     if (counted) into.previous.assign(src, src + w.sge.length);
