@@ -9,11 +9,19 @@ namespace {
 
 class PacedConnection : public burn::Connection {
  public:
-  PacedConnection(const burn::ConnectionSpec& spec, double gbps) : spec_(spec), bytes_per_s_(gbps * 1e9 / 8) {}
+  PacedConnection(const burn::ConnectionSpec& spec, double gbps, std::shared_ptr<std::atomic<long long>> first_start)
+      : spec_(spec), bytes_per_s_(gbps * 1e9 / 8), first_start_(std::move(first_start)) {}
   const burn::ConnectionSpec& spec() const override { return spec_; }
   burn::AddressBlob local_address() const override { return {static_cast<std::uint8_t>(spec_.local_rank & 0xff)}; }
   void connect(const burn::AddressBlob&, burn::Clock::time_point) override {}
-  void start() override { started_ns_ = now_ns(); }
+  void start() override {
+    const long long t = now_ns();
+    started_ns_ = t;
+    if (!first_start_) return;
+    long long seen = *first_start_;
+    while ((seen == 0 || t < seen) && !first_start_->compare_exchange_weak(seen, t)) {
+    }
+  }
   void stop() override { stopped_ns_ = now_ns(); }
   bool wait(burn::Clock::time_point) override { return true; }
   burn::ConnectionCounters counters() const override {
@@ -33,6 +41,7 @@ class PacedConnection : public burn::Connection {
   }
   burn::ConnectionSpec spec_;
   double bytes_per_s_;
+  std::shared_ptr<std::atomic<long long>> first_start_;
   // Set by the worker's thread, read by its sampling: atomics keep TSan (and the reader) honest.
   std::atomic<long long> started_ns_{0}, stopped_ns_{0};
 };
@@ -50,7 +59,7 @@ burn::EndpointInfo PacedTransport::local_endpoint() const {
 
 std::unique_ptr<burn::Connection> PacedTransport::create(const burn::ConnectionSpec& spec) {
   const double gbps = std::min((*rates_)[spec.local_rank], (*rates_)[spec.peer_rank]);
-  return std::make_unique<PacedConnection>(spec, gbps);
+  return std::make_unique<PacedConnection>(spec, gbps, first_start_);
 }
 
 }  // namespace ibburn::testing

@@ -2,6 +2,7 @@
 // A transport with no data plane: each connection's byte counters advance at the slower of
 // its two ranks' rates while started. It lets rank 0's coordinator and the ranks' workers run
 // in threads of one process (tests, the control-plane benchmark) with rates that are known.
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -13,8 +14,10 @@ class PacedTransport : public burn::Transport {
  public:
   // rates_gbps: what each rank achieves; every endpoint reports the highest as its port rate,
   // so a rank below it is slow.
-  PacedTransport(int rank, std::shared_ptr<const std::vector<double>> rates_gbps)
-      : rank_(rank), rates_(std::move(rates_gbps)) {}
+  // first_start_ns (may be null): lowered to the steady-clock time of the first start().
+  PacedTransport(int rank, std::shared_ptr<const std::vector<double>> rates_gbps,
+                 std::shared_ptr<std::atomic<long long>> first_start_ns = nullptr)
+      : rank_(rank), rates_(std::move(rates_gbps)), first_start_(std::move(first_start_ns)) {}
   std::string name() const override { return "paced"; }
   burn::EndpointInfo local_endpoint() const override;
   std::unique_ptr<burn::Connection> create(const burn::ConnectionSpec& spec) override;
@@ -22,6 +25,7 @@ class PacedTransport : public burn::Transport {
  private:
   int rank_;
   std::shared_ptr<const std::vector<double>> rates_;
+  std::shared_ptr<std::atomic<long long>> first_start_;
 };
 
 }  // namespace ibburn::testing

@@ -1,0 +1,28 @@
+#pragma once
+// A whole burn job in one process: rank 0's coordinator on the calling thread and every rank's
+// real worker on a thread of its own, over the real control channel (loopback TCP), on the
+// paced transport (no data plane). Tests drive the coordinator with it; bench/ measures the
+// control plane at thousands of ranks.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "burn/engine.h"
+#include "burn/plan.h"
+
+namespace ibburn::testing {
+
+struct ThreadJob {
+  int ranks = 4;
+  burn::Plan plan;
+  std::vector<double> rates;  // Gb/s by rank
+  int lost_rank = -1;         // says hello, then closes its channel when its stage starts
+  // When set: the steady-clock time (ns) at which the first connection started, i.e. stage 1.
+  std::shared_ptr<std::atomic<long long>> first_start_ns;
+};
+
+// Returns the coordinator's exit code.
+int run_thread_job(const ThreadJob& job, const burn::BurnOptions& options);
+
+}  // namespace ibburn::testing
