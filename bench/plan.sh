@@ -31,9 +31,9 @@ echo "  dense route table of the python planner: $(dense 128 320)"
 measure "32k HCAs, adaptive" "$bin" plan --fabric "$work/32k.net" --routing adaptive -o "$work/32k-plan.json"
 echo "  dense route table of the python planner: $(dense 1024 2560)"
 measure "field-notes, adaptive: burn --transport sim" "$bin" burn --transport sim --fabric "$work/fn.net" \
-  --routing adaptive --plan "$work/fn-plan.json" --out "$work/run" --quiet
+  --routing adaptive --plan "$work/fn-plan.json" --out "$work/run" --quiet --duration 1ms
 measure "32k HCAs, adaptive: burn --transport sim" "$bin" burn --transport sim --fabric "$work/32k.net" \
-  --routing adaptive --plan "$work/32k-plan.json" --out "$work/run" --quiet
+  --routing adaptive --plan "$work/32k-plan.json" --out "$work/run" --quiet --duration 1ms
 
 # The routes opensm (ftree) really installs, read from the simulated fabric once.
 if command -v ibsim >/dev/null && command -v opensm >/dev/null; then
@@ -44,8 +44,8 @@ if command -v ibsim >/dev/null && command -v opensm >/dev/null; then
   "$root/scripts/simfabric" stop --dir "$work/sim"
   measure "field-notes, ftree LFTs from file" "$bin" plan --fabric "$work/fn.json" --lfts "$work/lfts.json" -o "$work/p.json"
   measure "field-notes, LFTs: burn --transport sim" "$bin" burn --transport sim --fabric "$work/fn.json" \
-    --lfts "$work/lfts.json" --plan "$work/p.json" --out "$work/run" --quiet
+    --lfts "$work/lfts.json" --plan "$work/p.json" --out "$work/run" --quiet --duration 1ms
   measure "  ... pod3-spine05[7] at 25%" "$bin" burn --transport sim --fabric "$work/fn.json" \
     --lfts "$work/lfts.json" --node-name-map "$work/fn.node-name-map" --plan "$work/p.json" \
-    --degrade 'pod3-spine05[7]=0.25' --out "$work/run"
+    --degrade 'pod3-spine05[7]=0.25' --out "$work/run" --duration 1ms
 fi

@@ -40,6 +40,8 @@ class Coordinator {
 
   int run() {
     accept_hellos();
+    if (explainer_)
+      if (auto p = explainer_->plan_for(eps_)) plan_ = std::move(*p);
     write_file_atomic(results_path_, run_header(o_, plan_, eps_).dump() + "\n");
     for (const auto& [rank, reason] : lost_) record_loss_event(rank, reason, 0);
     write_summary(false);
@@ -83,7 +85,9 @@ class Coordinator {
   }
 
   Summary run_and_record(std::size_t i) {
+    if (explainer_) explainer_->stage_starting(static_cast<int>(i) + 1, plan_.stages[i]);
     StageResult r = run_stage(static_cast<int>(i));
+    if (explainer_) explainer_->stage_finished(r);
     stages_.push_back(r);
     current_ = nullptr;
     append_line_durable(results_path_, to_json(r).dump());

@@ -24,6 +24,14 @@ class Explainer {
   // `extra_run` such stages ran already.
   virtual std::optional<Stage> follow_up(const Summary& summary, const std::vector<EndpointInfo>& endpoints,
                                          int extra_run) = 0;
+  // Once every rank's endpoint is known, before the run header is written: a plan to run
+  // instead of the options' one (`ibburn run` plans over the live routes here), or nothing.
+  virtual std::optional<Plan> plan_for(const std::vector<EndpointInfo>& /*endpoints*/) { return std::nullopt; }
+  // Around every stage, the plan's and follow-ups alike (`ibburn run` sweeps the switches'
+  // counters here). `stage_finished` comes before the summary written after the stage, so
+  // what it finds is in that summary.
+  virtual void stage_starting(int /*index*/, const Stage& /*stage*/) {}
+  virtual void stage_finished(const StageResult& /*result*/) {}
 };
 
 // The stage loop of every burn (MPI or simulated): the plan's stages in order, then

@@ -120,6 +120,18 @@ json to_json(const BurnSummary& s) {
     for (const auto& x : *s.suspects) j["suspects"].push_back(to_json(x));
     j["localization_notes"] = s.localization_notes;
   }
+  if (s.findings) j["findings"] = findings_to_json(*s.findings)["findings"];
+  if (s.job) {
+    json steps = json::array();
+    for (const auto& st : s.job->steps)
+      steps.push_back({{"name", st.name}, {"seconds", st.seconds}, {"outcome", st.outcome}});
+    j["job"] = {{"outcome", s.job->outcome}, {"steps", steps}};
+    if (const auto& c = s.job->changes)
+      j["job"]["changes"] = {{"previous_run", c->previous_run},
+                             {"new", c->new_findings},
+                             {"recovered", c->recovered},
+                             {"still_failing", c->still_failing}};
+  }
   return j;
 }
 
@@ -168,6 +180,31 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
                              f.get<double>("confidence"), f.get<int>("slow_flows"), f.get<int>("healthy_flows"),
                              f.get<std::vector<std::string>>("tied_with")});
     s.localization_notes = top.get<std::vector<std::string>>("localization_notes");
+  }
+  if (j.contains("findings")) {
+    s.findings.emplace();
+    const json& a = top.array("findings");
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      try {
+        s.findings->push_back(finding_from_json(a[i]));
+      } catch (const std::exception& e) {
+        top.fail(fmt::format("findings[{}]", i), e.what());
+      }
+    }
+  }
+  if (j.contains("job")) {
+    const JsonFields job = top.object("job");
+    JobRecord r;
+    r.outcome = job.get<std::string>("outcome");
+    for (const auto& f : job.objects("steps"))
+      r.steps.push_back({f.get<std::string>("name"), f.get<double>("seconds"), f.get<std::string>("outcome")});
+    if (job.json().contains("changes")) {
+      const JsonFields c = job.object("changes");
+      r.changes = JobChanges{c.get<long long>("previous_run"), c.get<std::vector<std::string>>("new"),
+                             c.get<std::vector<std::string>>("recovered"),
+                             c.get<std::vector<std::string>>("still_failing")};
+    }
+    s.job = std::move(r);
   }
   return s;
 }

@@ -71,6 +71,26 @@ struct SuspectRecord {
   std::vector<std::string> tied_with;  // cables the same evidence fits
 };
 
+// One step of `ibburn run` as it went.
+struct JobStep {
+  std::string name;  // topo, counters, host, plan, burn, verdict
+  double seconds = 0;
+  std::string outcome;  // "ok", "findings", "skipped: <why>", "stopped"
+};
+
+// What changed since the previous run recorded in the same history: "subject: kind" lines.
+struct JobChanges {
+  long long previous_run = 0;  // its id in the history
+  std::vector<std::string> new_findings, recovered, still_failing;
+};
+
+// `ibburn run`'s part: the job beyond the burn. Absent for a bare `ibburn burn`.
+struct JobRecord {
+  std::string outcome;  // "complete", "stopped" (before any traffic), "interrupted", "running"
+  std::vector<JobStep> steps;
+  std::optional<JobChanges> changes;
+};
+
 struct BurnSummary {
   std::string transport;
   bool complete = false;     // every stage ran to its end
@@ -88,6 +108,10 @@ struct BurnSummary {
   // Present only when the burn had a fabric to localise on (`--fabric`).
   std::optional<std::vector<SuspectRecord>> suspects;
   std::vector<std::string> localization_notes;
+  // `ibburn run`: every finding of the job (topo, counters, host, burn) worst first, and the
+  // job's steps; then "verdict" is the whole job's.
+  std::optional<std::vector<Finding>> findings;
+  std::optional<JobRecord> job;
 };
 
 nlohmann::json to_json(const DirectionVerdict& r);

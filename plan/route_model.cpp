@@ -8,9 +8,11 @@
 
 namespace ibburn::plan {
 
-std::unique_ptr<RouteModel> load_route_model(const RouteOptions& a) {
+std::unique_ptr<RouteModel> load_route_model(const RouteOptions& a) { return make_route_model(a.fabric.load(), a); }
+
+std::unique_ptr<RouteModel> make_route_model(topo::Fabric fabric, const RouteOptions& a) {
   auto r = std::make_unique<RouteModel>();
-  r->fabric = a.fabric.load();
+  r->fabric = std::move(fabric);
   r->cables = std::make_unique<CableIndex>(r->fabric, 0);
   for (const auto& e : r->cables->edges())
     if (e.capacity_gbps <= 0)

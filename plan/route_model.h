@@ -35,6 +35,9 @@ struct RouteModel {
 // Throws InputError (bad file, link of unknown rate, lft routing without tables) or
 // EnvironmentError (live discovery failed).
 std::unique_ptr<RouteModel> load_route_model(const RouteOptions& options);
+// The same over a fabric already loaded (`ibburn run` discovers once and names switches
+// from the wiring list first); `options.fabric` still says where tables are read live.
+std::unique_ptr<RouteModel> make_route_model(topo::Fabric fabric, const RouteOptions& options);
 
 // "node[port]=fraction": both directions of the cable at that port run at `fraction` of
 // their capacity. Adds to `out`; throws InputError naming the spec.

@@ -1,6 +1,8 @@
 #include "plan/simulated_burn.h"
 
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -20,7 +22,7 @@ namespace {
 // max-min fair share of the (possibly degraded) cables on its route.
 burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::PortEnd>& endpoints,
                                  const std::vector<double>& capacity, const burn::Stage& stage, int index,
-                                 double seconds) {
+                                 double seconds, std::vector<double>& edge_gbps) {
   burn::StageResult r;
   r.index = index;
   r.name = stage.name;
@@ -52,6 +54,7 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
       }
     }
   FluidResult fr = simulate_max_min(fluid, capacity);
+  edge_gbps = std::move(fr.edge_gbps);
   for (size_t i = 0; i < routed.size(); ++i) {
     burn::DirectionResult& d = *routed[i];
     d.gbps = fr.flow_gbps[i];
@@ -59,6 +62,23 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
     d.samples_gbps = {d.gbps};  // the steady state: the model has no time axis
   }
   return r;
+}
+
+// The stage's wall-clock time passes for real, so what happens on the fabric meanwhile
+// (errors, unlinked ports) lands in the stage's window as on hardware.
+void wait_stage(std::chrono::milliseconds duration, const std::function<void(double)>& tick) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now(), end = t0 + duration;
+  auto next_tick = t0 + std::chrono::seconds(1);
+  while (!interrupted()) {
+    const auto now = Clock::now();
+    if (now >= end) return;
+    if (tick && now >= next_tick) {
+      tick(std::chrono::duration<double>(now - t0).count());
+      next_tick += std::chrono::seconds(1);
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>({end - now, next_tick - now, std::chrono::milliseconds(100)}));
+  }
 }
 
 }  // namespace
@@ -106,7 +126,13 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
     return s;
   };
   auto run_stage = [&](size_t i) {
-    burn::StageResult r = simulate_stage(m, run.endpoints, capacity, plan.stages[i], static_cast<int>(i + 1), seconds);
+    if (explainer) explainer->stage_starting(static_cast<int>(i + 1), plan.stages[i]);
+    wait_stage(o.duration, run.tick);
+    std::vector<double> edge_gbps;
+    burn::StageResult r =
+        simulate_stage(m, run.endpoints, capacity, plan.stages[i], static_cast<int>(i + 1), seconds, edge_gbps);
+    if (run.on_traffic) run.on_traffic(edge_gbps, seconds);
+    if (explainer) explainer->stage_finished(r);
     double total = 0;
     for (const auto& f : r.flows)
       for (const auto& d : f.directions) total += d.gbps;

@@ -5,6 +5,7 @@
 // summary.json as a real burn, so `report`, `history` and `plan localize` read it alike.
 // Degraded cables make slow flows; the options' explainer localises them and asks for probe
 // stages exactly as it does in a real burn.
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -21,6 +22,13 @@ struct SimulatedBurn {
   std::vector<topo::PortEnd> endpoints;  // index = rank
   burn::Plan plan;
   std::unordered_map<EdgeId, double> degrade;  // capacity fraction per cable direction
+  // Each stage takes the options' duration in wall-clock time; `tick(elapsed_s)` is called
+  // about once a second meanwhile (progress).
+  std::function<void(double)> tick;
+  // After each stage's wait, before the stage is judged: the Gb/s the model put on every
+  // cable direction (by EdgeId) for `seconds` (`ibburn run` writes them into a simulated
+  // fabric's data counters).
+  std::function<void(const std::vector<double>& edge_gbps, double seconds)> on_traffic;
 };
 
 // What a rank bound to this HCA port reports: host and device from the node description

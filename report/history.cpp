@@ -211,4 +211,44 @@ HistoryReport History::rank(int last_n) const {
   return r;
 }
 
+burn::JobChanges compare_runs(long long previous_run, const std::vector<Observation>& previous,
+                              const std::vector<Observation>& current) {
+  auto failing = [](const std::vector<Observation>& obs) {
+    std::set<std::string> out;
+    for (const auto& o : obs)
+      if (!o.kind.empty()) out.insert(o.subject_kind + " " + o.subject + ": " + o.kind);
+    return out;
+  };
+  const std::set<std::string> before = failing(previous), now = failing(current);
+  burn::JobChanges c;
+  c.previous_run = previous_run;
+  for (const auto& x : now) (before.count(x) ? c.still_failing : c.new_findings).push_back(x);
+  for (const auto& x : before)
+    if (!now.count(x)) c.recovered.push_back(x);
+  return c;
+}
+
+std::vector<Observation> History::observations_of(long long run_id) const {
+  Stmt q(db_, path_, "SELECT subject_kind, subject, source, kind, severity, message FROM observations WHERE run_id = ?");
+  q.bind(1, run_id);
+  std::vector<Observation> out;
+  while (q.step()) out.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.text(4), q.text(5)});
+  return out;
+}
+
+std::optional<burn::JobChanges> History::changes_since_previous(long long run_id) const {
+  Stmt q(db_, path_, "SELECT id FROM runs WHERE id < ? ORDER BY id DESC LIMIT 1");
+  q.bind(1, run_id);
+  if (!q.step()) return std::nullopt;
+  const long long previous = q.integer(0);
+  return compare_runs(previous, observations_of(previous), observations_of(run_id));
+}
+
+std::set<std::string> History::failed_cables(long long run_id) const {
+  std::set<std::string> out;
+  for (const auto& o : observations_of(run_id))
+    if (o.subject_kind == "cable" && !o.kind.empty()) out.insert(o.subject);
+  return out;
+}
+
 }  // namespace ibburn::report

@@ -1,6 +1,8 @@
 #pragma once
 // Memory of past runs in SQLite: every subject (host, hca, switch, cable) a run saw, with its
 // findings, so `ibburn history` can say which ones keep failing and which never do (golden).
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,11 @@ struct HistoryReport {
   std::vector<SubjectScore> golden;   // seen in the last N runs and never with a finding
 };
 
+// "kind subject: finding" lines of two runs' observations: findings only now (new), only
+// before (recovered), in both (still failing). Pure.
+burn::JobChanges compare_runs(long long previous_run, const std::vector<Observation>& previous,
+                              const std::vector<Observation>& current);
+
 class History {
  public:
   explicit History(const std::string& db_path);  // creates the schema when absent
@@ -48,8 +55,15 @@ class History {
   // Records one run atomically (one transaction); returns its id.
   long long record(const std::string& label, long long unix_time, const RunData& run);
   HistoryReport rank(int last_n) const;
+  // What changed between the run recorded before `run_id` and `run_id` (compare_runs);
+  // nullopt when `run_id` is the first.
+  std::optional<burn::JobChanges> changes_since_previous(long long run_id) const;
+  // Cables ("a[p] - b[q]") with a finding in run `run_id`.
+  std::set<std::string> failed_cables(long long run_id) const;
 
  private:
+  std::vector<Observation> observations_of(long long run_id) const;
+
   ::sqlite3* db_ = nullptr;
   std::string path_;
 };

@@ -64,7 +64,7 @@ TEST_F(PlanRun, SimulatedBurnWritesItsRunDirectory) {
   o.transport = "sim";
   o.out_dir = dir_ + "/run";
   o.quiet = true;
-  o.duration = std::chrono::seconds(1);
+  o.duration = std::chrono::milliseconds(10);
   BurnRouteOptions r;
   r.routes = routes_;
   EXPECT_EQ(run_burn_with_routes(o, r), 0);

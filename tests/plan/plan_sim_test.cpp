@@ -115,7 +115,8 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
       const std::string out = dir + "/burn-" + bad.substr(0, bad.find('['));
       auto r = fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim", "--fabric",
                            dir + "/fabric.json", "--lfts", dir + "/lfts.json", "--node-name-map", dir + "/names",
-                           "--plan", dir + "/plan.json", "--degrade", bad + "=0.25", "--out", out, "--quiet"},
+                           "--plan", dir + "/plan.json", "--degrade", bad + "=0.25", "--out", out, "--quiet",
+                           "--duration", "10ms"},
                           std::chrono::seconds(120));
       ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
       auto summary = nlohmann::json::parse(read_file(out + "/summary.json"));

@@ -34,7 +34,7 @@ class ReportRun : public ::testing::Test {
     o.transport = "sim";
     o.out_dir = dir_ + "/run";
     o.quiet = true;
-    o.duration = std::chrono::seconds(1);
+    o.duration = std::chrono::milliseconds(10);
     plan::BurnRouteOptions r;
     r.routes.fabric.files = {fabric_};
     r.routes.routing = "adaptive";

@@ -196,17 +196,20 @@ void SimFabric::start(const std::string& netfile) {
   add_size("-P", std::max(options_.max_ports, size.ports + 256), kDefaultPorts);
   argv.push_back(net_copy);
 
-  int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error("sim fabric: pipe failed");
+  // A named pipe, so a command under test can write console lines too (`ibburn run
+  // --sim-console`); ibsim holds it open read-write and never sees EOF.
+  if (::mkfifo(console_path().c_str(), 0600) != 0) throw std::runtime_error("sim fabric: mkfifo failed");
+  const int ibsim_in = ::open(console_path().c_str(), O_RDWR | O_CLOEXEC);
+  if (ibsim_in < 0) throw std::runtime_error("sim fabric: cannot open the console pipe");
   const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
   int out_fd = ::open((workdir() + "/ibsim.out").c_str(), flags, 0644);
   int err_fd = ::open((workdir() + "/ibsim.err").c_str(), flags, 0644);
   const std::map<std::string, std::string> ibsim_env{{"IBSIM_SOCKNAME", sockname_}, {"TMPDIR", workdir_.tmpdir()}};
-  ibsim_pid_ = spawn(argv, ibsim_env, workdir(), pipefd[0], out_fd, err_fd);
-  ::close(pipefd[0]);
+  ibsim_pid_ = spawn(argv, ibsim_env, workdir(), ibsim_in, out_fd, err_fd);
   ::close(out_fd);
   ::close(err_fd);
-  console_fd_ = pipefd[1];
+  console_fd_ = ::open(console_path().c_str(), O_WRONLY | O_CLOEXEC);
+  ::close(ibsim_in);
 
   const auto deadline = Clock::now() + options_.start_timeout;
   while (count_occurrences(console_log(), "sim> ") == 0) {
@@ -325,6 +328,8 @@ CommandResult SimFabric::run(const std::vector<std::string>& argv, std::chrono::
 std::string SimFabric::console(const std::string& command) {
   if (command.find('\n') != std::string::npos) throw std::invalid_argument("sim fabric: one console command at a time");
   const std::string line = command + "\n";
+  // Lines other writers sent (through console_path()) were answered meanwhile.
+  prompts_seen_ = std::max(prompts_seen_, count_occurrences(console_log(), "sim> "));
   if (::write(console_fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
     throw std::runtime_error("sim fabric: cannot write to ibsim console");
   // ibsim handles console lines one at a time and prints a new prompt after each: the

@@ -53,6 +53,8 @@ class SimFabric {
   // (ibsim printed its next prompt). Returns ibsim's reply; throws when ibsim reports an
   // error (unknown node/port, unknown command).
   std::string console(const std::string& command);
+  // ibsim's console as a named pipe, for a command under test that writes to it itself.
+  std::string console_path() const { return workdir() + "/console"; }
 
   // Re-runs the SM sweep and waits until LIDs/routes are settled again (after link changes).
   void resweep();

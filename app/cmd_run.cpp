@@ -1,0 +1,47 @@
+// `ibburn run`: the acceptance / nightly job in one command (run/run_job.h): topo check,
+// counters, preflight, plan, burn with counters sweeps, verdict over all evidence, the lists
+// to act on.
+#include "app/burn_options.h"
+#include "app/command.h"
+#include "run/run_job.h"
+
+namespace ibburn::app {
+namespace {
+
+Registrar reg([](CLI::App& root) {
+  CLI::App* cmd = root.add_subcommand(
+      "run",
+      "the whole burn-in job: topo check, counters, host preflight, plan over the live routes, burn with a counters "
+      "sweep after every stage, one verdict, drain.txt and cables.csv (under mpirun/srun, or --transport sim)");
+  auto c = add_burn_options(*cmd);
+  auto r = std::make_shared<run::RunOptions>();
+  cmd->get_option("--out")->default_str("ibburn-run");
+  c->burn.out_dir = "ibburn-run";
+  cmd->add_option("--wiring", r->wiring, "wiring CSV to check the fabric against before burning");
+  cmd->add_flag("--burn-anyway", r->burn_anyway, "burn even when the topo check finds a split or no subnet manager");
+  cmd->add_option("--thresholds", r->thresholds,
+                  "rises allowed per stage, ibqueryerrors' threshold format (default: none except symbol errors, "
+                  "judged by --max-ber)");
+  cmd->add_option("--max-ber", r->max_symbol_ber, "symbol errors per bit received under load")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--coverage", r->coverage,
+                  "share of its expected bytes a loaded cable direction must show on its switch port's data "
+                  "counter (0: not judged)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--history", r->history, "SQLite history: record the run, say what is new, recovered, still failing");
+  cmd->add_flag("--slurm-drain", r->slurm_drain, "scontrol update NodeName=HOST State=DRAIN for drain.txt's hosts");
+  cmd->add_option("--sim-console", r->sim_console,
+                  "sim over a simulated fabric: ibsim's console pipe (default $SIMFABRIC_DIR/console)");
+  cmd->callback([c, r, cmd] {
+    c->finish(*cmd);
+    run::RunOptions o = *r;
+    o.burn = c->burn;
+    o.routes = c->routes;
+    set_exit_code(run::run_job(std::move(o)));
+  });
+});
+
+}  // namespace
+}  // namespace ibburn::app

@@ -1,0 +1,374 @@
+#include "run/run_job.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "burn/verdict.h"
+#include "check/check.h"
+#include "common/error.h"
+#include "common/exit_codes.h"
+#include "common/file_io.h"
+#include "common/finding.h"
+#include "common/interrupt.h"
+#include "counters/counter_delta.h"
+#include "counters/sweep.h"
+#include "plan/burn_localize.h"
+#include "plan/plan_output.h"
+#include "plan/planner.h"
+#include "plan/simulated_burn.h"
+#include "report/history.h"
+#include "report/report_run.h"
+#include "report/run_data.h"
+#include "run/counter_evidence.h"
+#include "run/service_actions.h"
+#include "run/sim_counters.h"
+#include "run/slurm_drain.h"
+#include "wiring/name_inference.h"
+#include "wiring/wiring.h"
+
+namespace ibburn::run {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A fabric in parts: burning what the vantage point sees would certify a fraction of it.
+bool stops_the_job(const Finding& f) { return f.kind == "split" || f.kind == "no_sm" || f.kind == "unreached"; }
+
+// Rank 0's side of the job. As the burn's explainer it sees every stage start and end (the
+// counters sweeps), every summary written (the job's findings and lists go into it and next
+// to it) and asks for the localisation's probe stages.
+class Job : public burn::Explainer {
+ public:
+  explicit Job(const RunOptions& o) : o_(o), dir_(o.burn.out_dir), coverage_(o.coverage) {}
+
+  // Steps 1-4 before any traffic. Throws Error to stop (bad input: 2; split/no SM: 1).
+  void prepare() {
+    make_dirs(dir_);
+    // Inputs first: a typo fails before the fabric is touched.
+    if (!o_.wiring.empty()) wiring_ = wiring::load_wiring_csv(o_.wiring);
+    rules_.max_symbol_ber = o_.max_symbol_ber;
+    if (!o_.thresholds.empty()) rules_.counts = counters::Thresholds::load(o_.thresholds);
+
+    auto t0 = Clock::now();
+    say("topo: " + std::string(o_.routes.routes.fabric.is_live() ? "discovering the fabric" : "loading the fabric"));
+    topo::FabricSource source = o_.routes.routes.fabric;
+    topo::Fabric fabric = source.load();
+    if (wiring_) {
+      wiring::name_switches_from_plan(fabric, *wiring_);
+      check::CheckOptions co;
+      co.vantage_points = source.vantage_points();
+      topo_findings_ = check::check_wiring(fabric, *wiring_, co);
+      write_file_atomic(dir_ + "/topo.json", findings_to_json(topo_findings_).dump(2) + "\n");
+      print_summary(std::cerr, "run: topo check", topo_findings_, 5);
+    }
+    step("topo", t0, wiring_ ? (topo_findings_.empty() ? "ok" : "findings") : "skipped: no --wiring");
+    for (const auto& f : topo_findings_)
+      if (stops_the_job(f) && !o_.burn_anyway) stop(f);
+
+    t0 = Clock::now();
+    model_ = plan::make_route_model(std::move(fabric), o_.routes.routes);
+    for (topo::NodeId n = 0; n < model_->fabric.nodes().size(); ++n) {
+      const topo::Node& node = model_->fabric.node(n);
+      if (node.is_ca()) host_of_hca_[node.name] = node.description.substr(0, node.description.find(' '));
+    }
+    step("routes", t0, o_.routes.routes.routing);
+
+    t0 = Clock::now();
+    if (o_.routes.routes.fabric.is_live()) {
+      counters::SweepOptions so;
+      so.mad.ca = source.live.ca;
+      so.mad.port = source.live.port;
+      so.mad.timeout = source.live.timeout;
+      so.mad.retries = source.live.retries;
+      so.extended = true;
+      sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, so);
+      last_ = sweeper_->sweep();
+      write_file_atomic(dir_ + "/counters-before.json", counters::to_json(*last_).dump() + "\n");
+      step("counters", t0, fmt::format("ok: {} ports", last_->ports.size()));
+    } else {
+      step("counters", t0, "skipped: the fabric came from files (counters need --fabric live)");
+    }
+    localizer_ = std::make_unique<plan::RouteExplainer>(model_, o_.routes.probes, port_guids());
+  }
+
+  // Sim: ranks are HCA ports. Step 4 for it.
+  plan::SimulatedBurn simulated() {
+    auto t0 = Clock::now();
+    plan::SimulatedBurn run;
+    run.routes = model_;
+    run.endpoints = o_.routes.endpoints.empty()
+                        ? plan::all_hca_ports(model_->fabric)
+                        : plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric);
+    for (const auto& p : run.endpoints) guid_by_rank_.push_back(model_->fabric.port(p).guid);
+    run.plan = plan_over(run.endpoints);
+    for (const auto& d : o_.routes.degrade) plan::parse_degrade(d, model_->fabric, *model_->cables, run.degrade);
+    step("plan", t0, fmt::format("{} stage(s) for {} ranks", run.plan.stages.size(), run.endpoints.size()));
+    step("host", t0, "skipped: the sim transport has no hosts");
+    if (sweeper_) {
+      std::string console = o_.sim_console;
+      if (console.empty())
+        if (const char* d = std::getenv("SIMFABRIC_DIR"); d && fs::exists(std::string(d) + "/console"))
+          console = std::string(d) + "/console";
+      if (!console.empty()) {
+        sim_counters_ = std::make_unique<SimDataCounters>(console, *model_);
+        sim_counters_->start_from(*last_);
+        run.on_traffic = [this](const std::vector<double>& g, double s) { sim_counters_->add(g, s); };
+      } else if (coverage_ > 0) {
+        coverage_ = 0;
+        say("coverage from counters: not judged: the sim transport's bytes reach a simulated fabric's counters "
+            "only through its console (--sim-console)");
+      }
+    }
+    run.tick = [this](double elapsed) {
+      if (!o_.burn.quiet)
+        std::cerr << fmt::format("run: stage {} {:.0f}/{:.0f} s, {} counter finding(s) so far\n", stage_, elapsed,
+                                 std::chrono::duration<double>(o_.burn.duration).count(), counter_findings_.size());
+    };
+    return run;
+  }
+
+  // MPI: the ranks' endpoints are known now.
+  std::optional<burn::Plan> plan_for(const std::vector<burn::EndpointInfo>& eps) override {
+    auto t0 = Clock::now();
+    const std::vector<uint64_t> given = port_guids();
+    for (size_t r = 0; r < eps.size(); ++r)
+      guid_by_rank_.push_back(r < given.size() && given[r] ? given[r] : eps[r].port_guid);
+    if (!o_.burn.plan_file.empty()) {
+      step("plan", t0, "from " + o_.burn.plan_file);
+      return std::nullopt;
+    }
+    std::vector<int> missing;
+    auto ports = rank_ports(model_->fabric, guid_by_rank_, &missing);
+    if (!missing.empty())
+      throw InputError(o_.routes.endpoints.empty() ? "endpoints" : o_.routes.endpoints, 0,
+                       fmt::format("rank {} has no HCA port of the fabric (its transport reports none: give "
+                                   "--endpoints RANK PORT_GUID, or --plan)",
+                                   missing.front()));
+    std::vector<topo::PortEnd> eps_ports;
+    for (const auto& p : ports) eps_ports.push_back(*p);
+    burn::Plan plan = plan_over(eps_ports);
+    step("plan", t0, fmt::format("{} stage(s) for {} ranks", plan.stages.size(), eps.size()));
+    return plan;
+  }
+
+  void stage_starting(int index, const burn::Stage& stage) override {
+    stage_ = index;
+    stage_t0_ = Clock::now();
+    if (!o_.burn.quiet)
+      std::cerr << fmt::format("run: stage {} \"{}\": {} flows\n", index, stage.name, stage.flows.size());
+  }
+
+  void stage_finished(const burn::StageResult& result) override {
+    if (!sweeper_ || !last_) return;
+    const double seconds = std::chrono::duration<double>(o_.burn.duration).count();
+    counters::Snapshot now = sweeper_->sweep();
+    // The simulated fabric applies the model's bytes between MADs, so a sweep may read a
+    // port before its line was applied: once the last line shows, every line was applied
+    // before one more sweep starts.
+    if (sim_counters_) {
+      for (int i = 0; !sim_counters_->applied(now) && i < 100 && !interrupted(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        now = sweeper_->sweep();
+      }
+      now = sweeper_->sweep();
+    }
+    write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
+    const auto deltas = counters::compute_deltas(*last_, now);
+    auto errors = errors_under_load(deltas, rules_, result.index);
+    const auto ports = rank_ports(model_->fabric, guid_by_rank_);
+    const auto expected = expected_octets(*model_, ports, result);
+    if (expected_total_.empty()) expected_total_.assign(expected.size(), 0.0);
+    for (size_t e = 0; e < expected.size(); ++e) expected_total_[e] += expected[e];
+    std::vector<Finding> coverage;
+    if (coverage_ > 0)
+      coverage = coverage_findings(*model_, expected, seen_octets(*model_, deltas), coverage_, seconds, result.index);
+    if (!o_.burn.quiet)
+      std::cerr << fmt::format("run: stage {} counters: {} port(s) with errors under load, {} cable finding(s) from "
+                               "data counters ({:.1f} s)\n",
+                               result.index, errors.size(), coverage.size(), since(stage_t0_));
+    for (auto* v : {&errors, &coverage}) counter_findings_.insert(counter_findings_.end(), v->begin(), v->end());
+    last_ = std::move(now);
+  }
+
+  void explain(burn::Summary& s, const std::vector<burn::EndpointInfo>& eps) override {
+    localizer_->explain(s, eps);
+    std::vector<Finding> all = topo_findings_;
+    all.insert(all.end(), counter_findings_.begin(), counter_findings_.end());
+    if (s.doc.complete && !expected_total_.empty())
+      for (auto& f : unused_directions(*model_, expected_total_)) all.push_back(std::move(f));
+    all.insert(all.end(), s.findings.begin(), s.findings.end());
+    sort_worst_first(all);
+    s.findings = all;
+    s.doc.findings = all;
+    s.doc.pass = exit_code_for(all) == kExitOk;
+    burn::JobRecord job;
+    job.outcome = s.doc.interrupted ? "interrupted" : s.doc.complete ? "complete" : "running";
+    job.steps = steps_;
+    s.doc.job = job;
+    write_lists(s.doc);
+  }
+
+  std::optional<burn::Stage> follow_up(const burn::Summary& s, const std::vector<burn::EndpointInfo>& eps,
+                                       int extra_run) override {
+    return localizer_->follow_up(s, eps, extra_run);
+  }
+
+  // Steps 7-9 after the burn: history, the page, Prometheus, Slurm.
+  int finish(int burn_code, Clock::time_point burn_t0) {
+    step("burn", burn_t0, burn_code == kExitOk ? "ok" : burn_code == kExitFindings ? "findings" : "exit " + std::to_string(burn_code));
+    const std::string summary_path = dir_ + "/summary.json";
+    burn::BurnSummary doc = burn::load_summary(summary_path);
+    if (!doc.job) doc.job.emplace();
+    if (!o_.history.empty()) {
+      auto t0 = Clock::now();
+      report::History h(o_.history);
+      const report::RunData run = report::load_run_dir(dir_);
+      const long long id = h.record(dir_, static_cast<long long>(std::time(nullptr)), run);
+      doc.job->changes = h.changes_since_previous(id);
+      if (doc.job->changes) failed_before_ = h.failed_cables(doc.job->changes->previous_run);
+      step("history", t0, fmt::format("run {} recorded", id));
+    }
+    doc.job->outcome = doc.interrupted ? "interrupted" : "complete";
+    doc.job->steps = steps_;
+    const std::vector<DrainEntry> drain = write_lists(doc);
+    burn::write_summary(summary_path, doc);
+    report::ReportRunOptions ro;
+    ro.dir = dir_;
+    ro.html = dir_ + "/report.html";
+    ro.prometheus = dir_ + "/ibburn.prom";
+    report::run_report(ro, std::cerr);
+    if (o_.slurm_drain) slurm_drain(drain, std::cerr);
+    print_changes(doc);
+    std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
+                             doc.pass ? "PASS" : "FAIL", doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
+    if (burn_code != kExitOk && burn_code != kExitFindings) return burn_code;
+    return doc.pass ? kExitOk : kExitFindings;
+  }
+
+ private:
+  std::vector<uint64_t> port_guids() const {
+    if (o_.routes.endpoints.empty() || !model_) return {};
+    std::vector<uint64_t> out;
+    for (const auto& p :
+         plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric))
+      out.push_back(model_->fabric.port(p).guid);
+    return out;
+  }
+
+  burn::Plan plan_over(const std::vector<topo::PortEnd>& endpoints) const {
+    const int ranks = static_cast<int>(endpoints.size());
+    if (!o_.burn.plan_file.empty()) return burn::load_plan(o_.burn.plan_file, ranks);
+    plan::PlanResult r = plan::make_plan(model_->fabric, *model_->cables, *model_->router, endpoints, {});
+    for (const auto& n : r.notes) say("plan: " + n);
+    return plan::to_burn_plan(r, "ibburn run");
+  }
+
+  void say(const std::string& line) const {
+    if (!o_.burn.quiet) std::cerr << "run: " << line << "\n";
+  }
+
+  void step(const std::string& name, Clock::time_point t0, const std::string& outcome) {
+    steps_.push_back({name, since(t0), outcome});
+    say(fmt::format("{} ({:.1f} s): {}", name, steps_.back().seconds, outcome));
+  }
+
+  // drain.txt and cables.csv, rewritten with every summary: a job that dies keeps them.
+  std::vector<DrainEntry> write_lists(const burn::BurnSummary& doc) const {
+    const std::vector<Finding> none;
+    const std::vector<Finding>& all = doc.findings ? *doc.findings : none;
+    auto drain = hosts_to_drain(all, host_of_hca_, doc);
+    write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
+    write_file_atomic(dir_ + "/cables.csv",
+                      cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
+    // For the page and history, which read a run directory's counters.json.
+    if (last_) {
+      nlohmann::json j = counters::to_json(*last_);
+      j["findings"] = findings_to_json(counter_findings_)["findings"];
+      write_file_atomic(dir_ + "/counters.json", j.dump() + "\n");
+    }
+    return drain;
+  }
+
+  [[noreturn]] void stop(const Finding& cause) {
+    burn::BurnSummary doc;
+    doc.transport = o_.burn.transport;
+    doc.threshold = o_.burn.threshold;
+    doc.expect_gbps = o_.burn.expect_gbps;
+    doc.pass = false;
+    doc.findings = topo_findings_;
+    sort_worst_first(*doc.findings);
+    doc.job = burn::JobRecord{"stopped", steps_, std::nullopt};
+    write_file_atomic(dir_ + "/results.jsonl", "");
+    burn::write_summary(dir_ + "/summary.json", doc);
+    write_lists(doc);
+    throw Error(kExitFindings, fmt::format("run: stopped before any traffic: {} (--burn-anyway burns regardless)",
+                                           cause.message));
+  }
+
+  void print_changes(const burn::BurnSummary& doc) const {
+    if (!doc.job || !doc.job->changes) return;
+    const auto& c = *doc.job->changes;
+    std::cerr << fmt::format("run: since run {}: {} new, {} recovered, {} still failing\n", c.previous_run,
+                             c.new_findings.size(), c.recovered.size(), c.still_failing.size());
+    for (const auto& n : c.new_findings) std::cerr << "  new: " << n << "\n";
+  }
+
+  const RunOptions& o_;
+  std::string dir_;
+  std::optional<wiring::Wiring> wiring_;
+  LoadErrorRules rules_;
+  std::vector<Finding> topo_findings_, counter_findings_;
+  std::shared_ptr<plan::RouteModel> model_;
+  std::map<std::string, std::string> host_of_hca_;
+  std::unique_ptr<counters::Sweeper> sweeper_;
+  std::optional<counters::Snapshot> last_;
+  std::unique_ptr<SimDataCounters> sim_counters_;
+  std::unique_ptr<plan::RouteExplainer> localizer_;
+  std::vector<uint64_t> guid_by_rank_;
+  std::vector<double> expected_total_;
+  std::vector<burn::JobStep> steps_;
+  std::set<std::string> failed_before_;
+  int stage_ = 0;
+  Clock::time_point stage_t0_;
+  double coverage_;
+};
+
+}  // namespace
+
+int run_job(RunOptions o) {
+  if (o.coverage < 0 || o.coverage > 1) throw InputError("--coverage", 0, "must be within 0..1");
+  install_interrupt_handlers();
+  if (o.burn.transport == "sim") {
+    auto job = std::make_shared<Job>(o);
+    job->prepare();
+    plan::SimulatedBurn run = job->simulated();
+    burn::BurnOptions b = o.burn;
+    b.explainer = [job] { return job; };
+    const auto t0 = Clock::now();
+    const int rc = plan::run_simulated_burn(run, b);
+    return job->finish(rc, t0);
+  }
+  if (!o.routes.degrade.empty()) throw InputError("--degrade", 0, "is for --transport sim");
+  // Made on rank 0 only, by the burn, once MPI is up.
+  std::shared_ptr<Job> job;
+  burn::BurnOptions b = o.burn;
+  b.explainer = [&job, &o]() -> std::shared_ptr<burn::Explainer> {
+    job = std::make_shared<Job>(o);
+    job->prepare();
+    return job;
+  };
+  const auto t0 = Clock::now();
+  const int rc = burn::run_burn(b);
+  return job ? job->finish(rc, t0) : rc;
+}
+
+}  // namespace ibburn::run

@@ -1,0 +1,131 @@
+#include "run/service_actions.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ibburn::run {
+namespace {
+
+const std::set<std::string> kCableKinds = {"missing",   "miswired", "swapped",          "port_down",
+                                           "degraded",  "errors_under_load", "suspect_cable"};
+
+int rank_of(const std::string& action) { return action == "recable" ? 3 : action == "replace" ? 2 : 1; }
+
+std::string csv_field(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+bool link_went_down(const Finding& f) {
+  return f.kind == "errors_under_load" && f.details.contains("rise") &&
+         (f.details["rise"].contains("LinkDownedCounter") || f.details["rise"].contains("LinkErrorRecoveryCounter"));
+}
+
+std::string action_for(const Finding& f, bool failed_before) {
+  if (f.kind == "miswired" || f.kind == "swapped") return "recable";
+  if (failed_before || link_went_down(f)) return "replace";
+  return "reseat";
+}
+
+bool drains(const Finding& f) {
+  // Routes that differ from the model are the fabric's, not a host's.
+  if (f.severity < Severity::Warning || f.kind == "not_exercised") return false;
+  if (f.kind == "suspect_cable") return f.severity >= Severity::Error;  // ambiguous suspects drain nothing
+  return true;
+}
+
+}  // namespace
+
+std::string cable_key(const PortRef& a, const PortRef& b) {
+  auto text = [](const PortRef& r) { return fmt::format("{}[{}]", r.node, r.port); };
+  std::string x = text(a), y = text(b);
+  if (y < x) std::swap(x, y);
+  return x + " - " + y;
+}
+
+std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
+                                       const std::map<std::string, std::string>& host_of_hca,
+                                       const burn::BurnSummary& burn) {
+  std::map<std::string, std::string> reason;
+  for (const auto& h : burn.host_checks)
+    if (h.refused) reason.emplace(h.host, "host check: refused by the preflight");
+  for (const auto& l : burn.lost_ranks)
+    if (l.host) reason.emplace(*l.host, fmt::format("lost rank {}: {}", l.rank, l.reason));
+  for (const auto& e : burn.endpoints)
+    if (e.host && (e.verdict == burn::Verdict::Slow || e.verdict == burn::Verdict::Failed))
+      reason.emplace(*e.host, fmt::format("{}_endpoint: rank {} {}: {}", burn::to_string(e.verdict), e.rank,
+                                          e.endpoint.value_or(""), e.reason.value_or("")));
+  std::vector<Finding> sorted = findings;
+  sort_worst_first(sorted);
+  for (const auto& f : sorted) {
+    if (!drains(f)) continue;
+    for (const auto& p : f.ports) {
+      auto it = host_of_hca.find(p.node);
+      if (it == host_of_hca.end()) continue;
+      reason.emplace(it->second, f.kind + ": " + f.message);
+      break;  // a cable between two HCAs drains the first host named
+    }
+  }
+  std::vector<DrainEntry> out;
+  for (auto& [host, why] : reason) out.push_back({host, why});
+  return out;
+}
+
+std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings, const wiring::Wiring* wiring,
+                                           const std::set<std::string>& failed_before) {
+  std::map<std::string, std::string> labels;
+  if (wiring)
+    for (const auto& c : wiring->cables)
+      if (!c.label.empty()) labels[cable_key({c.a.node, c.a.port}, {c.b.node, c.b.port})] = c.label;
+  std::map<std::string, CableAction> by_key;
+  std::vector<Finding> sorted = findings;
+  sort_worst_first(sorted);
+  for (const auto& f : sorted) {
+    if (!kCableKinds.count(f.kind) || f.ports.size() < 2 || f.severity < Severity::Warning) continue;
+    if (f.kind == "suspect_cable" && f.severity < Severity::Error) continue;
+    const std::string k = cable_key(f.ports[0], f.ports[1]);
+    auto [it, fresh] = by_key.try_emplace(k);
+    CableAction& c = it->second;
+    const std::string action = action_for(f, failed_before.count(k) > 0);
+    if (fresh) {
+      c.a = f.ports[0];
+      c.b = f.ports[1];
+      if (c.b.node < c.a.node) std::swap(c.a, c.b);
+      auto l = labels.find(k);
+      if (l != labels.end()) c.label = l->second;
+      c.action = action;
+    } else if (rank_of(action) > rank_of(c.action)) {
+      c.action = action;
+    }
+    c.evidence += (c.evidence.empty() ? "" : "; ") + f.kind + ": " + f.message;
+  }
+  std::vector<CableAction> out;
+  for (auto& [k, c] : by_key) out.push_back(std::move(c));
+  return out;
+}
+
+std::string drain_text(const std::vector<DrainEntry>& hosts) {
+  std::string out;
+  for (const auto& h : hosts) {
+    std::string reason = h.reason;
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    std::replace(reason.begin(), reason.end(), '\t', ' ');
+    out += h.host + "\t" + reason + "\n";
+  }
+  return out;
+}
+
+std::string cables_csv(const std::vector<CableAction>& cables) {
+  std::string out = "a_node,a_port,b_node,b_port,cable,action,evidence\n";
+  for (const auto& c : cables)
+    out += fmt::format("{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
+                       csv_field(c.label), c.action, csv_field(c.evidence));
+  return out;
+}
+
+}  // namespace ibburn::run

@@ -1,0 +1,50 @@
+#pragma once
+// The two lists a site engineer acts on after a run (pure): hosts to take out of service
+// (drain.txt) and cables to reseat, replace or recable (cables.csv), each with the evidence.
+// Built from the job's findings in the common shape, whatever module found them.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "burn/summary.h"
+#include "common/finding.h"
+#include "wiring/wiring.h"
+
+namespace ibburn::run {
+
+struct DrainEntry {
+  std::string host;
+  std::string reason;  // the worst finding about the host, one line
+};
+
+struct CableAction {
+  PortRef a, b;
+  std::string label;     // the wiring list's cable label, when it has one
+  std::string action;    // "recable", "replace" or "reseat"
+  std::string evidence;  // the findings' kinds and messages, "; "-joined
+};
+
+// The hosts the burn names by itself (refused by the preflight, lost ranks, endpoints slow or
+// failed on their own, which no cable explains), and hosts of HCAs (node name -> host in
+// `host_of_hca`) that a finding is about: a finding about an HCA port (its cable's errors, its link down,
+// degraded or missing, a confident suspect cable at the HCA) drains the HCA's host.
+std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
+                                       const std::map<std::string, std::string>& host_of_hca,
+                                       const burn::BurnSummary& burn);
+
+// One line per cable with physical evidence: topo (missing, miswired, swapped, port_down,
+// degraded), errors under load, confident suspect cables. Action: recable for wrong
+// wiring, replace for a cable that already failed in the previous run (`failed_before`,
+// "a[p] - b[q]" in either order) or whose link went down under load, reseat otherwise.
+std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings, const wiring::Wiring* wiring,
+                                           const std::set<std::string>& failed_before);
+
+// "a[p] - b[q]" with the ends in name order: the key history and the lists share.
+std::string cable_key(const PortRef& a, const PortRef& b);
+
+// drain.txt: "HOST<TAB>REASON" per line. cables.csv: a header, then one quoted CSV row per cable.
+std::string drain_text(const std::vector<DrainEntry>& hosts);
+std::string cables_csv(const std::vector<CableAction>& cables);
+
+}  // namespace ibburn::run

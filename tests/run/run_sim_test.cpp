@@ -1,0 +1,252 @@
+// `ibburn run --transport sim` end to end on ibsim + opensm (-R ftree): the topo check, the
+// counters sweeps around every stage with the model's bytes written into the simulated
+// switches' data counters, errors injected through the ibsim console while a stage runs,
+// the verdict, drain.txt, cables.csv and a stub scontrol.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "tests/support/sim_fabric.h"
+#include "tests/support/temp_dir.h"
+#include "wiring/fat_tree.h"
+#include "wiring/ibsim_netfile.h"
+#include "wiring/wiring.h"
+
+namespace ibburn {
+namespace {
+
+using testing::SimFabric;
+using testing::SimOptions;
+
+const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// 2 leaves x 4 hosts, 2 spines (2 cables from each leaf to each spine), 4xHDR; every cable
+// labelled as a site's wiring list labels them.
+wiring::FatTreeDesign design() {
+  wiring::FatTreeSpec s;
+  s.tiers = 2;
+  s.radix = 8;
+  s.hosts = 8;
+  s.hcas_per_host = 1;
+  s.spines_per_pod = 2;
+  s.rate = {topo::Width::X4, topo::Speed::HDR};
+  auto d = wiring::generate_fat_tree(s);
+  int n = 0;
+  for (auto& c : d.wiring.cables) c.label = "C" + std::to_string(++n);
+  return d;
+}
+
+uint64_t guid_of(const wiring::FatTreeDesign& d, const std::string& name) {
+  for (const auto& s : d.switches)
+    if (s.name == name) return s.guid;
+  for (const auto& h : d.hcas)
+    if (h.description == name) return h.guid;
+  throw std::logic_error("no node " + name);
+}
+
+const wiring::Cable& cable_at(const wiring::Wiring& w, const std::string& node, int port) {
+  for (const auto& c : w.cables)
+    if ((c.a.node == node && c.a.port == port) || (c.b.node == node && c.b.port == port)) return c;
+  throw std::logic_error("no cable at " + node);
+}
+
+class RunSim : public ::testing::Test {
+ protected:
+  wiring::FatTreeDesign plan = design();
+  wiring::FatTreeDesign cabled = plan;
+  ibburn::testing::TempDir tmp;
+  const std::string dir = tmp.path();
+  std::string out = dir + "/run";
+
+  void SetUp() override {
+    if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
+  }
+
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  }
+
+  std::unique_ptr<SimFabric> start() {
+    SimOptions o;
+    o.opensm_args = {"-R", "ftree"};
+    return std::make_unique<SimFabric>(write("net", wiring::to_ibsim_netfile(cabled)), o);
+  }
+
+  std::string sim_id(topo::NodeType t, const std::string& name) const {
+    return wiring::ibsim_node_id(t, guid_of(plan, name));
+  }
+
+  // `ibburn run` on the live fabric with the design's wiring list and names; `during_stage_1`
+  // runs once the counters snapshot before stage 1 is written.
+  testing::CommandResult run(SimFabric& f, std::vector<std::string> extra,
+                             const std::function<void()>& during_stage_1 = {},
+                             const std::map<std::string, std::string>& env = {}) {
+    std::vector<std::string> argv = {kIbburn,
+                                     "run",
+                                     "--transport",
+                                     "sim",
+                                     "--wiring",
+                                     write("plan.csv", wiring::to_csv(plan.wiring)),
+                                     "--node-name-map",
+                                     write("names", wiring::node_name_map(plan).to_text()),
+                                     "--sim-console",
+                                     f.console_path(),
+                                     "--out",
+                                     out,
+                                     "--quiet"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    std::thread inject;
+    if (during_stage_1)
+      inject = std::thread([&] {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (!std::filesystem::exists(out + "/counters-before.json") && std::chrono::steady_clock::now() < deadline)
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        during_stage_1();
+      });
+    auto r = f.run(argv, std::chrono::seconds(120), env);
+    if (inject.joinable()) inject.join();
+    return r;
+  }
+
+  nlohmann::json summary() const { return nlohmann::json::parse(read(out + "/summary.json")); }
+
+  std::map<std::string, int> kinds() const {
+    std::map<std::string, int> k;
+    const nlohmann::json s = summary();
+    for (const auto& f : s["findings"]) ++k[f["kind"].get<std::string>()];
+    return k;
+  }
+};
+
+TEST_F(RunSim, CleanFabricPassesWithCoverageFromCounters) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "1s"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto s = summary();
+  EXPECT_EQ(s["verdict"], "pass");
+  EXPECT_EQ(s["job"]["outcome"], "complete");
+  // Every cable direction the routes load showed its bytes on the switch port; the ones no
+  // route between HCAs uses (none on this tree) would be one info finding.
+  EXPECT_EQ(kinds().count("not_exercised"), 0u) << s["findings"].dump(1);
+  for (const char* file : {"topo.json", "counters-before.json", "counters-stage-1.json", "report.html", "ibburn.prom",
+                           "results.jsonl"})
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
+  EXPECT_EQ(read(out + "/drain.txt"), "");
+  EXPECT_EQ(read(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence\n");
+}
+
+TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
+  auto f = start();
+  // A stub scontrol records what it was asked.
+  const std::string bin = dir + "/bin";
+  std::filesystem::create_directories(bin);
+  write("bin/scontrol", "#!/bin/sh\necho \"$@\" >> " + dir + "/scontrol.log\n");
+  ::chmod((bin + "/scontrol").c_str(), 0755);
+  const std::string path = bin + ":" + std::getenv("PATH");
+  auto r = run(
+      *f, {"--duration", "2s", "--probes", "0", "--slurm-drain"},
+      [&] {
+        f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, "leaf01") +
+                   "\"[5] PortCounters.SymbolErrorCounter=400");
+        f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
+                   "\"[1] PortCounters.SymbolErrorCounter=300");
+      },
+      {{"PATH", path}});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(kinds()["errors_under_load"], 2) << summary()["findings"].dump(1);
+  bool spine_end = false;
+  const nlohmann::json s = summary();
+  for (const auto& x : s["findings"])
+    if (x["kind"] == "errors_under_load" && x["ports"][0]["node"] == "leaf01") {
+      EXPECT_EQ(x["ports"].size(), 2u);
+      spine_end = x["ports"][1]["node"].get<std::string>().starts_with("spine");
+      EXPECT_EQ(x["details"]["stage"], 1);
+      EXPECT_GT(x["details"]["symbol_errors_per_bit"].get<double>(), 0);
+    }
+  EXPECT_TRUE(spine_end) << summary()["findings"].dump(1);
+  const std::string drain = read(out + "/drain.txt");
+  EXPECT_TRUE(drain.starts_with("host002\terrors_under_load: ")) << drain;
+  EXPECT_EQ(std::count(drain.begin(), drain.end(), '\n'), 1) << drain;
+  const std::string cables = read(out + "/cables.csv");
+  const auto& isl = cable_at(plan.wiring, "leaf01", 5);
+  const auto& hca = cable_at(plan.wiring, "host002 mlx5_0", 1);
+  EXPECT_NE(cables.find(",\"" + isl.label + "\",reseat,"), std::string::npos) << cables;
+  EXPECT_NE(cables.find(",\"" + hca.label + "\",reseat,"), std::string::npos) << cables;
+  EXPECT_EQ(std::count(cables.begin(), cables.end(), '\n'), 3) << cables;
+  const std::string log = read(dir + "/scontrol.log");
+  EXPECT_EQ(log.rfind("update NodeName=host002 State=DRAIN Reason=ibburn: errors_under_load: ", 0), 0u) << log;
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
+}
+
+TEST_F(RunSim, CableAtAQuarterIsLocalised) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "200ms", "--degrade", "spine02[3]=0.25"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto s = summary();
+  bool named = false;
+  for (const auto& x : s["suspects"])
+    named = named || x["from"] == "spine02[3]" || x["to"] == "spine02[3]";
+  EXPECT_TRUE(named) << s["suspects"].dump(1);
+  EXPECT_EQ(kinds().count("not_exercised"), 0u) << s["findings"].dump(1);
+}
+
+TEST_F(RunSim, MiswiredCableIsATopoFindingAndTheBurnStillRuns) {
+  auto& c = const_cast<wiring::Cable&>(cable_at(cabled.wiring, "leaf01", 5));
+  auto& end = c.a.node == "leaf01" ? c.b : c.a;
+  end.node = end.node == "spine01" ? "spine02" : "spine01";
+  end.port = 7;  // free on both spines
+  auto f = start();
+  auto r = run(*f, {"--duration", "200ms", "--probes", "0"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(kinds()["miswired"], 1) << summary()["findings"].dump(1);
+  EXPECT_GE(summary()["stages_run"].get<int>(), 1);
+  EXPECT_NE(read(out + "/cables.csv").find(",recable,"), std::string::npos);
+}
+
+TEST_F(RunSim, SplitFabricStopsBeforeAnyTraffic) {
+  // leaf01 reaches only spine01, leaf02 only spine02: two islands, opensm in host001's.
+  for (auto [leaf, keep, other] : {std::tuple{"leaf01", "spine01", "spine02"}, {"leaf02", "spine02", "spine01"}}) {
+    int free_port = 5;
+    for (auto& c : cabled.wiring.cables) {
+      auto* up = c.a.node == leaf ? &c.b : c.b.node == leaf ? &c.a : nullptr;
+      if (up && up->node == other) *up = {keep, free_port++};
+    }
+  }
+  auto f = start();
+  auto r = run(*f, {"--duration", "1s"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("stopped before any traffic"), std::string::npos) << r.err;
+  auto s = summary();
+  EXPECT_EQ(s["job"]["outcome"], "stopped");
+  EXPECT_EQ(s["stages_run"], 0);
+  EXPECT_EQ(read(out + "/results.jsonl"), "");
+  EXPECT_TRUE(std::filesystem::exists(out + "/drain.txt"));
+}
+
+TEST_F(RunSim, MalformedWiringIsExit2BeforeTheFabricIsTouched) {
+  auto f = start();
+  write("bad.csv", "a_node,a_port,b_node,b_port\nleaf01,x,spine01,1\n");
+  auto r = f->run({kIbburn, "run", "--transport", "sim", "--wiring", dir + "/bad.csv", "--out", out});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("bad.csv:2"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out + "/counters-before.json"));
+}
+
+}  // namespace
+}  // namespace ibburn
