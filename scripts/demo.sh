@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on a simulated fabric: set up, build, generate a small fat-tree design,
-# start it in ibsim (+ opensm), discover it, show it, check it against its wiring plan,
+# start it in ibsim (+ opensm), run the whole burn-in job on it with `ibburn run` (symbol
+# errors injected on one cable during stage 1), then the building blocks one by one: discover it, show it, check it against its wiring plan,
 # read its counters, plan a burn over the switches' real routes and simulate it with one
 # bad cable (as `plan --simulate` and as a `burn --transport sim` whose summary names the
 # cable), run a short TCP burn under mpirun, the host preflight, inject a fault and
@@ -48,6 +49,20 @@ step "simulated fabric: ibsim + opensm"
 eval "$("$sim" start "$out/design.net" --opensm-args "-R ftree" --dir "$out/sim")"
 trap '"$sim" stop --dir "$out/sim" >/dev/null 2>&1 || true' EXIT
 
+# The first HCA's cable at its leaf: errors there drain host001 and list the cable.
+read -r first_leaf first_leaf_port < <(awk -F, '$1 == "host001 mlx5_0" { print $3, $4; exit }' "$out/design.csv")
+leaf_id=$(awk -v name="\"$first_leaf\"" '/^Switch/ && index($0, name) { match($0, /"[^"]*"/); print substr($0, RSTART+1, RLENGTH-2); exit }' "$out/design.net")
+step "ibburn run: topo check, counters, plan over opensm's routes, 3 s stages each followed by a counters sweep; symbol errors on $first_leaf[$first_leaf_port] during stage 1"
+( sleep 2; "$sim" console --dir "$out/sim" "PerformanceSet \"$leaf_id\"[$first_leaf_port] PortCounters.SymbolErrorCounter=300" >/dev/null ) &
+show job "$sim" run --dir "$out/sim" "$ibburn" run --transport sim --wiring "$out/design.csv" \
+  --node-name-map "$out/design.node-name-map" --duration 3s --probes 0 --history "$out/history.sqlite" \
+  --out "$out/job"
+wait
+echo "drain.txt:"; cat "$out/job/drain.txt"
+echo "cables.csv:"; cat "$out/job/cables.csv"
+
+echo
+echo "== the building blocks, one command each"
 step "ibburn topo discover"
 show discover "$sim" run --dir "$out/sim" "$ibburn" topo discover -o "$out/fabric.json"
 
@@ -75,7 +90,7 @@ show plan "$sim" run --dir "$out/sim" "$ibburn" plan --fabric live --save-lfts "
 
 step "ibburn burn --transport sim: that plan through the fluid model with $bad at 25%; the summary names the cable"
 show burn-sim "$ibburn" burn --transport sim --fabric "$out/fabric.json" --lfts "$out/lfts.json" \
-  --plan "$out/plan.json" --degrade "$bad=0.25" --out "$out/sim-run" --quiet
+  --plan "$out/plan.json" --degrade "$bad=0.25" --out "$out/sim-run" --quiet --duration 1s
 
 step "ibburn burn: 4 ranks under mpirun, TCP on loopback, one-to-one rounds, 2 s per stage"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -82,6 +82,12 @@ TEST(ReportBurnSummary, TypedDocumentRoundTrips) {
                      "sysfs unreadable",
                      {{"pcie_degraded", Severity::Error, "mlx5_3 at x8", {{"gpu009", 0}}, {{"width", 8}}}},
                      nlohmann::json::array({{{"gpu", "0000:1b:00.0"}, {"hca", "mlx5_0"}}})}}};
+  // `ibburn run`'s part.
+  s.findings = std::vector<Finding>{
+      {"errors_under_load", Severity::Error, "leaf1[6] under load", {{"leaf1", 6}, {"spine1", 2}}, {{"stage", 1}}}};
+  s.job = burn::JobRecord{"complete",
+                          {{"topo", 0.5, "ok"}, {"burn", 60.0, "findings"}},
+                          burn::JobChanges{4, {"cable leaf1[6] - spine1[2]: errors_under_load"}, {}, {"host gpu009: refused"}}};
   const nlohmann::json once = burn::to_json(s);
   EXPECT_EQ(burn::to_json(burn::summary_from_json(once, "summary.json")), once);
 }
