@@ -200,9 +200,9 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
       r.steps.push_back({f.get<std::string>("name"), f.get<double>("seconds"), f.get<std::string>("outcome")});
     if (job.json().contains("changes")) {
       const JsonFields c = job.object("changes");
-      r.changes = JobChanges{c.get<long long>("previous_run"), c.get<std::vector<std::string>>("new"),
-                             c.get<std::vector<std::string>>("recovered"),
-                             c.get<std::vector<std::string>>("still_failing")};
+      r.changes =
+          JobChanges{c.get<long long>("previous_run"), c.get<std::vector<std::string>>("new"),
+                     c.get<std::vector<std::string>>("recovered"), c.get<std::vector<std::string>>("still_failing")};
     }
     s.job = std::move(r);
   }

@@ -77,7 +77,8 @@ void wait_stage(std::chrono::milliseconds duration, const std::function<void(dou
       tick(std::chrono::duration<double>(now - t0).count());
       next_tick += std::chrono::seconds(1);
     }
-    std::this_thread::sleep_for(std::min<Clock::duration>({end - now, next_tick - now, std::chrono::milliseconds(100)}));
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>({end - now, next_tick - now, std::chrono::milliseconds(100)}));
   }
 }
 

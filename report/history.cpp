@@ -229,7 +229,8 @@ burn::JobChanges compare_runs(long long previous_run, const std::vector<Observat
 }
 
 std::vector<Observation> History::observations_of(long long run_id) const {
-  Stmt q(db_, path_, "SELECT subject_kind, subject, source, kind, severity, message FROM observations WHERE run_id = ?");
+  Stmt q(db_, path_,
+         "SELECT subject_kind, subject, source, kind, severity, message FROM observations WHERE run_id = ?");
   q.bind(1, run_id);
   std::vector<Observation> out;
   while (q.step()) out.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.text(4), q.text(5)});

@@ -113,11 +113,11 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
     write_file_atomic(dir + "/names", wiring::node_name_map(design).to_text());
     for (const std::string bad : {"pod2-spine03[5]", "pod5-leaf07[33]", "core17[2]"}) {
       const std::string out = dir + "/burn-" + bad.substr(0, bad.find('['));
-      auto r = fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim", "--fabric",
-                           dir + "/fabric.json", "--lfts", dir + "/lfts.json", "--node-name-map", dir + "/names",
-                           "--plan", dir + "/plan.json", "--degrade", bad + "=0.25", "--out", out, "--quiet",
-                           "--duration", "10ms"},
-                          std::chrono::seconds(120));
+      auto r =
+          fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim", "--fabric",
+                      dir + "/fabric.json", "--lfts", dir + "/lfts.json", "--node-name-map", dir + "/names", "--plan",
+                      dir + "/plan.json", "--degrade", bad + "=0.25", "--out", out, "--quiet", "--duration", "10ms"},
+                     std::chrono::seconds(120));
       ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
       auto summary = nlohmann::json::parse(read_file(out + "/summary.json"));
       ASSERT_GE(summary["suspects"].size(), 2u) << summary["suspects"].dump(1);

@@ -85,9 +85,10 @@ TEST(ReportBurnSummary, TypedDocumentRoundTrips) {
   // `ibburn run`'s part.
   s.findings = std::vector<Finding>{
       {"errors_under_load", Severity::Error, "leaf1[6] under load", {{"leaf1", 6}, {"spine1", 2}}, {{"stage", 1}}}};
-  s.job = burn::JobRecord{"complete",
-                          {{"topo", 0.5, "ok"}, {"burn", 60.0, "findings"}},
-                          burn::JobChanges{4, {"cable leaf1[6] - spine1[2]: errors_under_load"}, {}, {"host gpu009: refused"}}};
+  s.job = burn::JobRecord{
+      "complete",
+      {{"topo", 0.5, "ok"}, {"burn", 60.0, "findings"}},
+      burn::JobChanges{4, {"cable leaf1[6] - spine1[2]: errors_under_load"}, {}, {"host gpu009: refused"}}};
   const nlohmann::json once = burn::to_json(s);
   EXPECT_EQ(burn::to_json(burn::summary_from_json(once, "summary.json")), once);
 }

@@ -46,11 +46,13 @@ struct Window {
 TEST(ErrorsUnderLoad, SymbolErrorsAboveTheRateNameBothEndsWithTheBitsMoved) {
   Window w;
   // 1e12 bits received: 5 symbol errors is 5e-12 per bit, above 1e-12.
-  w.add(port("leaf01", 1, 5, PortRef{"spine01", 1}),
-        {{Counter::SymbolErrorCounter, {10, 15}}, {Counter::PortRcvData, {0, 31'250'000'000}}, {Counter::PortXmitData, {0, 1}}});
+  w.add(port("leaf01", 1, 5, PortRef{"spine01", 1}), {{Counter::SymbolErrorCounter, {10, 15}},
+                                                      {Counter::PortRcvData, {0, 31'250'000'000}},
+                                                      {Counter::PortXmitData, {0, 1}}});
   // Same errors over 100x the bits: 5e-14, within the rate.
-  w.add(port("leaf01", 1, 6, PortRef{"spine02", 1}),
-        {{Counter::SymbolErrorCounter, {0, 5}}, {Counter::PortRcvData, {0, 3'125'000'000'000}}, {Counter::PortXmitData, {0, 1}}});
+  w.add(port("leaf01", 1, 6, PortRef{"spine02", 1}), {{Counter::SymbolErrorCounter, {0, 5}},
+                                                      {Counter::PortRcvData, {0, 3'125'000'000'000}},
+                                                      {Counter::PortXmitData, {0, 1}}});
   auto f = errors_under_load(w.deltas(), {}, 1);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].kind, "errors_under_load");

@@ -96,18 +96,12 @@ class RunSim : public ::testing::Test {
   testing::CommandResult run(SimFabric& f, std::vector<std::string> extra,
                              const std::function<void()>& during_stage_1 = {},
                              const std::map<std::string, std::string>& env = {}) {
-    std::vector<std::string> argv = {kIbburn,
-                                     "run",
-                                     "--transport",
-                                     "sim",
-                                     "--wiring",
-                                     write("plan.csv", wiring::to_csv(plan.wiring)),
-                                     "--node-name-map",
-                                     write("names", wiring::node_name_map(plan).to_text()),
-                                     "--sim-console",
-                                     f.console_path(),
-                                     "--out",
-                                     out,
+    std::vector<std::string> argv = {kIbburn,           "run",
+                                     "--transport",     "sim",
+                                     "--wiring",        write("plan.csv", wiring::to_csv(plan.wiring)),
+                                     "--node-name-map", write("names", wiring::node_name_map(plan).to_text()),
+                                     "--sim-console",   f.console_path(),
+                                     "--out",           out,
                                      "--quiet"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     std::thread inject;
@@ -144,8 +138,8 @@ TEST_F(RunSim, CleanFabricPassesWithCoverageFromCounters) {
   // Every cable direction the routes load showed its bytes on the switch port; the ones no
   // route between HCAs uses (none on this tree) would be one info finding.
   EXPECT_EQ(kinds().count("not_exercised"), 0u) << s["findings"].dump(1);
-  for (const char* file : {"topo.json", "counters-before.json", "counters-stage-1.json", "report.html", "ibburn.prom",
-                           "results.jsonl"})
+  for (const char* file :
+       {"topo.json", "counters-before.json", "counters-stage-1.json", "report.html", "ibburn.prom", "results.jsonl"})
     EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
   EXPECT_EQ(read(out + "/drain.txt"), "");
   EXPECT_EQ(read(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence\n");
@@ -159,15 +153,14 @@ TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
   write("bin/scontrol", "#!/bin/sh\necho \"$@\" >> " + dir + "/scontrol.log\n");
   ::chmod((bin + "/scontrol").c_str(), 0755);
   const std::string path = bin + ":" + std::getenv("PATH");
-  auto r = run(
-      *f, {"--duration", "2s", "--probes", "0", "--slurm-drain"},
-      [&] {
-        f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, "leaf01") +
-                   "\"[5] PortCounters.SymbolErrorCounter=400");
-        f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
-                   "\"[1] PortCounters.SymbolErrorCounter=300");
-      },
-      {{"PATH", path}});
+  auto r = run(*f, {"--duration", "2s", "--probes", "0", "--slurm-drain"},
+               [&] {
+                 f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, "leaf01") +
+                            "\"[5] PortCounters.SymbolErrorCounter=400");
+                 f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
+                            "\"[1] PortCounters.SymbolErrorCounter=300");
+               },
+               {{"PATH", path}});
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(kinds()["errors_under_load"], 2) << summary()["findings"].dump(1);
   bool spine_end = false;
@@ -200,8 +193,7 @@ TEST_F(RunSim, CableAtAQuarterIsLocalised) {
   ASSERT_EQ(r.exit_code, 1) << r.err;
   auto s = summary();
   bool named = false;
-  for (const auto& x : s["suspects"])
-    named = named || x["from"] == "spine02[3]" || x["to"] == "spine02[3]";
+  for (const auto& x : s["suspects"]) named = named || x["from"] == "spine02[3]" || x["to"] == "spine02[3]";
   EXPECT_TRUE(named) << s["suspects"].dump(1);
   EXPECT_EQ(kinds().count("not_exercised"), 0u) << s["findings"].dump(1);
 }
