@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 bash "$repo/scripts/check-layering" "$repo"
 
 fake=$work/tree
-for m in common topo wiring check counters rdma host cuda burn plan report app; do
+for m in common topo wiring check counters rdma host cuda burn plan report run app; do
   mkdir -p "$fake/$m"
   echo '#include "common/error.h"' >"$fake/$m/ok.h"
 done
