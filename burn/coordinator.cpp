@@ -40,8 +40,15 @@ class Coordinator {
 
   int run() {
     accept_hellos();
-    if (explainer_)
-      if (auto p = explainer_->plan_for(eps_)) plan_ = std::move(*p);
+    if (explainer_) {
+      try {
+        if (auto p = explainer_->plan_for(eps_)) plan_ = std::move(*p);
+      } catch (...) {  // bad input (plan, endpoints): release the ranks before saying so
+        for (int r = 0; r < n_; ++r)
+          if (ch_[r]) ch_[r]->send(Done{}, Clock::now() + 1s);
+        throw;
+      }
+    }
     write_file_atomic(results_path_, run_header(o_, plan_, eps_).dump() + "\n");
     for (const auto& [rank, reason] : lost_) record_loss_event(rank, reason, 0);
     write_summary(false);

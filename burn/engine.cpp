@@ -177,22 +177,34 @@ int run_burn(const BurnOptions& o) {
     std::vector<RankMapEntry> map;
     if (!o.map_file.empty()) map = parse_rank_map(read_file(o.map_file), o.map_file);
     binding = select_binding(map, host, local_rank, o.bind, o.netns, o.gpus);
-    if (!binding.netns.empty()) enter_netns(binding.netns);
   } catch (const std::exception& e) {
     local_error = e.what();
   }
 
-  // Rank 0: the plan and the control channel; the outcome goes to every rank.
+  // Rank 0: the plan, the explainer and the control channel; the outcome goes to every rank.
   CoordinatorInput cin;
   Boot boot;
   std::string plan_error;
   int plan_code = kExitInput;
+  auto enter_namespace = [&] {
+    try {
+      if (local_error.empty() && !binding.netns.empty()) enter_netns(binding.netns);
+    } catch (const std::exception& e) {
+      local_error = e.what();
+    }
+  };
+  if (rank != 0) enter_namespace();
   if (rank == 0) {
     try {
       if (!local_error.empty()) throw Error(kExitInput, local_error);
       cin.ranks = size;
-      cin.plan = o.plan_file.empty() ? make_pattern(o.pattern, size, o.streams) : load_plan(o.plan_file, size);
+      if (!o.plan_from_explainer)
+        cin.plan = o.plan_file.empty() ? make_pattern(o.pattern, size, o.streams) : load_plan(o.plan_file, size);
+      // The fabric's side (management datagrams through the host's own port) opens its
+      // sockets in the host's namespace, before the data plane's.
       if (o.explainer) cin.explainer = o.explainer();
+      enter_namespace();
+      if (!local_error.empty()) throw Error(kExitInput, local_error);
       std::uint16_t port = 0;
       cin.listener = listen_tcp("0.0.0.0", 0, 4096, &port);
       std::random_device rd;

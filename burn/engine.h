@@ -42,6 +42,9 @@ struct BurnOptions {
   // Made on rank 0 only, before stage 1 (it may read the fabric; a thrown Error stops the
   // run with its exit code): names causes in the summary, asks for probe stages.
   std::function<std::shared_ptr<Explainer>()> explainer;
+  // The explainer's plan_for makes the plan once the ranks' endpoints are known (`ibburn
+  // run`); neither plan_file nor pattern is read then.
+  bool plan_from_explainer = false;
 };
 
 // Runs this rank's part of the burn (MPI_Init .. MPI_Finalize). Returns the exit code:

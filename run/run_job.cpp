@@ -144,7 +144,7 @@ class Job : public burn::Explainer {
       guid_by_rank_.push_back(r < given.size() && given[r] ? given[r] : eps[r].port_guid);
     if (!o_.burn.plan_file.empty()) {
       step("plan", t0, "from " + o_.burn.plan_file);
-      return std::nullopt;
+      return burn::load_plan(o_.burn.plan_file, static_cast<int>(eps.size()));
     }
     std::vector<int> missing;
     auto ports = rank_ports(model_->fabric, guid_by_rank_, &missing);
@@ -361,6 +361,7 @@ int run_job(RunOptions o) {
   // Made on rank 0 only, by the burn, once MPI is up.
   std::shared_ptr<Job> job;
   burn::BurnOptions b = o.burn;
+  b.plan_from_explainer = true;
   b.explainer = [&job, &o]() -> std::shared_ptr<burn::Explainer> {
     job = std::make_shared<Job>(o);
     job->prepare();

@@ -8,9 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <filesystem>
+#include <set>
+
 #include "burn_run.h"
 #include "common/file_io.h"
 #include "plan/planner.h"
+#include "tests/support/sim_fabric.h"
 #include "topo/fabric_io.h"
 
 using namespace burntest;
@@ -117,4 +121,52 @@ TEST_F(BurnNetns, SummaryNamesTheSlowHostsCableAfterAProbeStage) {
     EXPECT_NE(ends.find("leaf01[2]"), std::string::npos) << ends;
   }
   EXPECT_NE(log().find("suspect_cable"), std::string::npos) << log();
+}
+
+// `ibburn run` end to end under mpirun: the four namespaces stand for host001..host004 of a
+// 2-leaf tree that also runs in ibsim + opensm, and rank 0 discovers it, checks it against
+// its wiring list, snapshots and sweeps its counters through umad2sim, plans over opensm's
+// routes for the ranks' HCA ports (--endpoints: TCP reports none) and burns. Host 1's link
+// is rate limited: the job names host002's cable and puts host002 in drain.txt. The bytes
+// cross veth, not the simulated switches, so coverage from counters is off.
+TEST_F(BurnNetns, RunJobChecksSweepsPlansBurnsAndDrainsTheSlowHost) {
+  if (!ibburn::testing::SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
+  ASSERT_EQ(sh(ibburn_path() + " wiring gen fat-tree --tiers 2 --radix 4 --hosts 4 --hcas-per-host 1 --rate 4xHDR -o " +
+               dir_ + "/tree"),
+            0);
+  ibburn::testing::SimOptions so;
+  so.opensm_args = {"-R", "ftree"};
+  ibburn::testing::SimFabric sim(dir_ + "/tree.net", so);
+  auto fabric = ibburn::topo::load_fabric_file(dir_ + "/tree.net");
+  std::string endpoints;
+  int rank = 0;
+  for (auto p : ibburn::plan::all_hca_ports(fabric)) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%d 0x%016llx\n", rank++, static_cast<unsigned long long>(fabric.port(p).guid));
+    endpoints += line;
+  }
+  ibburn::write_file_atomic(dir_ + "/endpoints", endpoints);
+  std::string env;
+  for (const auto& [k, v] : sim.env()) env += k + "=" + v + " ";
+  // The preflight (one rank per host, before the ranks enter their namespaces) attaches
+  // umad2sim to ibsim, whose socket lives in this namespace; --force: this machine has no HCA.
+  // From the test directory: umad2sim keeps its stand-in sysfs in the working directory.
+  const std::string cmd = "cd " + dir_ + " && exec env " + env + ibburn_path() + " run --out " + dir_ + "/job --wiring " + dir_ +
+                          "/tree.csv --node-name-map " + dir_ + "/tree.node-name-map --endpoints " + dir_ +
+                          "/endpoints --coverage 0 --duration 2s --streams 2 --expect-gbps 0.2 --quiet --force " +
+                          "--netns " + ns("0") + "," + ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) +
+                          "," + addr(1) + "," + addr(2) + "," + addr(3);
+  const int rc = wait_mpirun(start_mpirun(4, cmd, {}, 180));
+  EXPECT_EQ(rc, 1) << log();
+  json s = read_json(dir_ + "/job/summary.json");
+  EXPECT_EQ(s.at("job").at("outcome"), "complete") << s.dump(1);
+  std::set<std::string> steps;
+  for (const auto& st : s.at("job").at("steps")) steps.insert(st.at("name").get<std::string>());
+  for (const char* step : {"topo", "counters", "plan", "burn"}) EXPECT_TRUE(steps.count(step)) << step;
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/job/counters-stage-1.json")) << log();
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/job/report.html")) << log();
+  const std::string drain = read_text(dir_ + "/job/drain.txt");
+  EXPECT_NE(drain.find("host002\t"), std::string::npos) << drain << log();
+  EXPECT_NE(read_text(dir_ + "/job/cables.csv").find("\"host002 mlx5_0\",1,\"leaf01\",2"), std::string::npos)
+      << read_text(dir_ + "/job/cables.csv");
 }
