@@ -170,7 +170,9 @@ class Job : public burn::Explainer {
   void stage_finished(const burn::StageResult& result) override {
     if (!sweeper_ || !last_) return;
     const double seconds = std::chrono::duration<double>(o_.burn.duration).count();
+    const auto sweep_t0 = Clock::now();
     counters::Snapshot now = sweeper_->sweep();
+    const double first_sweep = since(sweep_t0);
     // The simulated fabric applies the model's bytes between MADs, so a sweep may read a
     // port before its line was applied: once the last line shows, every line was applied
     // before one more sweep starts.
@@ -181,6 +183,10 @@ class Job : public burn::Explainer {
       }
       now = sweeper_->sweep();
     }
+    // The first sweep is what hardware costs; the sim's waits for ibsim come on top.
+    steps_.push_back({fmt::format("sweep {}", result.index), first_sweep,
+                      fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(),
+                                  since(sweep_t0))});
     write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
@@ -201,6 +207,7 @@ class Job : public burn::Explainer {
 
   void explain(burn::Summary& s, const std::vector<burn::EndpointInfo>& eps) override {
     localizer_->explain(s, eps);
+    corroborate(s.findings);
     std::vector<Finding> all = topo_findings_;
     all.insert(all.end(), counter_findings_.begin(), counter_findings_.end());
     if (s.doc.complete && !expected_total_.empty())
@@ -270,6 +277,38 @@ class Job : public burn::Explainer {
     plan::PlanResult r = plan::make_plan(model_->fabric, *model_->cables, *model_->router, endpoints, {});
     for (const auto& n : r.notes) say("plan: " + n);
     return plan::to_burn_plan(r, "ibburn run");
+  }
+
+  // Localisation from traffic alone cannot tell cables on the same paths apart; one of them
+  // whose own counters rose under load can: the suspect then names that cable, with the
+  // counter evidence, as an error.
+  void corroborate(std::vector<Finding>& burn_findings) const {
+    std::map<std::string, const Finding*> counted;
+    for (const auto& f : counter_findings_)
+      if (f.kind == "errors_under_load" && f.ports.size() == 2) counted.emplace(cable_key(f.ports[0], f.ports[1]), &f);
+    auto port_ref = [](const std::string& text) {
+      const auto open = text.rfind('[');
+      return open == std::string::npos ? PortRef{text, 0} : PortRef{text.substr(0, open), std::atoi(text.c_str() + open + 1)};
+    };
+    for (auto& f : burn_findings) {
+      if (f.kind != "suspect_cable" || f.ports.size() != 2) continue;
+      std::vector<std::pair<PortRef, PortRef>> candidates{{f.ports[0], f.ports[1]}};
+      for (const auto& t : f.details.value("tied_with", nlohmann::json::array())) {
+        const std::string text = t.get<std::string>();
+        const auto arrow = text.find(" -> ");
+        if (arrow != std::string::npos)
+          candidates.emplace_back(port_ref(text.substr(0, arrow)), port_ref(text.substr(arrow + 4)));
+      }
+      for (const auto& [a, b] : candidates) {
+        auto it = counted.find(cable_key(a, b));
+        if (it == counted.end()) continue;
+        f.severity = Severity::Error;
+        f.ports = {a, b};
+        f.message += "; of these, " + cable_key(a, b) + " had its counters rise under load: " + it->second->message;
+        f.details["errors_under_load"] = it->second->details;
+        break;
+      }
+    }
   }
 
   void say(const std::string& line) const {

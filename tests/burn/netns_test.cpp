@@ -151,8 +151,9 @@ TEST_F(BurnNetns, RunJobChecksSweepsPlansBurnsAndDrainsTheSlowHost) {
   // The preflight (one rank per host, before the ranks enter their namespaces) attaches
   // umad2sim to ibsim, whose socket lives in this namespace; --force: this machine has no HCA.
   // From the test directory: umad2sim keeps its stand-in sysfs in the working directory.
-  const std::string cmd = "cd " + dir_ + " && exec env " + env + ibburn_path() + " run --out " + dir_ + "/job --wiring " + dir_ +
-                          "/tree.csv --node-name-map " + dir_ + "/tree.node-name-map --endpoints " + dir_ +
+  const std::string cmd = "cd " + dir_ + " && exec env " + env + ibburn_path() + " run --out " + dir_ +
+                          "/job --wiring " + dir_ + "/tree.csv --node-name-map " + dir_ +
+                          "/tree.node-name-map --endpoints " + dir_ +
                           "/endpoints --coverage 0 --duration 2s --streams 2 --expect-gbps 0.2 --quiet --force " +
                           "--netns " + ns("0") + "," + ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) +
                           "," + addr(1) + "," + addr(2) + "," + addr(3);

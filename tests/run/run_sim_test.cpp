@@ -4,9 +4,11 @@
 // the verdict, drain.txt, cables.csv and a stub scontrol.
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -238,6 +240,47 @@ TEST_F(RunSim, MalformedWiringIsExit2BeforeTheFabricIsTouched) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("bad.csv:2"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out + "/counters-before.json"));
+}
+
+TEST_F(RunSim, SuspectWithErrorsUnderLoadIsCorroboratedByItsCounters) {
+  // leaf01[5]'s cable at 25% and its symbol errors rising: the localisation's suspect carries
+  // the counter evidence and is an error even where traffic alone leaves it tied.
+  auto f = start();
+  auto r = run(*f, {"--duration", "1s", "--probes", "0", "--degrade", "leaf01[5]=0.25"}, [&] {
+    f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, "leaf01") +
+               "\"[5] PortCounters.SymbolErrorCounter=50");
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  bool corroborated = false;
+  const nlohmann::json s = summary();
+  for (const auto& x : s["findings"])
+    if (x["kind"] == "suspect_cable" &&
+        x["message"].get<std::string>().find("counters rise under load") != std::string::npos) {
+      corroborated = true;
+      EXPECT_EQ(x["severity"], "error");
+      const std::string ends = x["ports"][0].dump() + x["ports"][1].dump();
+      EXPECT_NE(ends.find(R"({"node":"leaf01","port":5})"), std::string::npos) << ends;
+    }
+  EXPECT_TRUE(corroborated) << s["findings"].dump(1);
+}
+
+TEST_F(RunSim, CtrlCLeavesACompleteSummaryAndTheLists) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "30s"}, [&] {
+    // The job's process: its command line names this test's output directory.
+    for (const auto& p : std::filesystem::directory_iterator("/proc")) {
+      const std::string cmdline = read(p.path().string() + "/cmdline");
+      if (cmdline.find(std::string("run") + '\0' + "--transport") != std::string::npos &&
+          cmdline.find(out) != std::string::npos)
+        ::kill(std::stoi(p.path().filename().string()), SIGINT);
+    }
+  });
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  auto s = summary();
+  EXPECT_EQ(s["job"]["outcome"], "interrupted");
+  EXPECT_TRUE(s["interrupted"].get<bool>());
+  for (const char* file : {"drain.txt", "cables.csv", "counters-before.json", "report.html"})
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
 }
 
 }  // namespace

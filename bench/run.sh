@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `ibburn run --transport sim` on the field-notes fabric in ibsim + opensm (-R ftree)
+# (docs/benchmarks.md, "ibburn run"): the job's wall time, CPU and peak RSS, the time of each
+# step as summary.json records it, and the counters sweep of every port after each stage
+# (the issue's target: one sweep of the 24,568 ports in <= 1 s). DURATION per stage
+# (default 2s) is wall-clock time the sim waits, as a real burn would.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+bin=${IBBURN:-$build/ibburn}
+duration=${DURATION:-2s}
+[[ -x $bin ]] || { cmake -S "$root" -B "$build" >/dev/null && cmake --build "$build" -j2 --target ibburn >/dev/null; }
+command -v ibsim >/dev/null && command -v opensm >/dev/null || { echo "bench/run.sh: needs ibsim and opensm"; exit 3; }
+work=$(mktemp -d)
+sim=$root/scripts/simfabric
+trap '"$sim" stop --dir "$work/sim" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+"$bin" wiring gen fat-tree --preset field-notes --rate 4xHDR -o "$work/fn" >/dev/null
+start=$(date +%s.%N)
+eval "$("$sim" start "$work/fn.net" --opensm-args "-R ftree" --dir "$work/sim")" >/dev/null
+echo "simulated fabric up (ibsim + opensm ftree): $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $start}") s"
+
+/usr/bin/time -f "%e %U %S %M" -o "$work/t" "$sim" run --dir "$work/sim" "$bin" run --transport sim \
+  --wiring "$work/fn.csv" --node-name-map "$work/fn.node-name-map" --duration "$duration" --probes 0 \
+  --out "$work/job" >"$work/out" 2>&1 || true
+read -r wall user sys rss < <(tail -n 1 "$work/t")
+printf 'ibburn run: wall %.1f s, cpu %.1f s, peak RSS %d MiB, %s\n' "$wall" "$(awk "BEGIN{print $user + $sys}")" \
+  $((rss / 1024)) "$(grep -E '^run: (PASS|FAIL)' "$work/out" | head -1)"
+python3 - "$work/job/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for st in s["job"]["steps"]:
+    print(f'  {st["name"]:<10} {st["seconds"]:7.2f} s  {st["outcome"]}')
+print(f'  verdict {s["verdict"]}, {len(s.get("findings", []))} finding(s), {s["stages_run"]} stage(s)')
+PY
