@@ -18,12 +18,12 @@ namespace {
 constexpr uint16_t kAttrNodeDesc = 0x0010;
 constexpr uint16_t kAttrNodeInfo = 0x0011;
 constexpr uint16_t kAttrMlnxExtPortInfo = 0xFF90;
-constexpr int kMaxRouteHops = 63;
+constexpr int kMaxRouteHops = 63;  // a directed route's initial path holds 64 bytes, byte 0 unused
 // SMPs in flight. Enough to hide round trips (ibsim answers ~40,000 SMPs a second on one
 // core whatever the window beyond 4-8); more only risks drops: ibsim drops an answer when
 // more than 10 wait unread for a client (net.unix.max_dgram_qlen), and opensm itself
 // keeps 4 on the wire so as not to flood switch management processors.
-constexpr size_t kWindow = 8;  // a directed route's initial path holds 64 bytes, byte 0 unused
+constexpr size_t kWindow = 8;
 constexpr uint32_t kCapHasExtSpeeds = 1u << 14;
 constexpr uint32_t kMellanoxBull = 0x119f;
 constexpr uint32_t kPhysLinkUp = 5;    // PortInfo PortPhysicalState
