@@ -83,57 +83,53 @@ findings() {  # OURS THEIRS: one line of both tools' finding counts
        "ibqueryerrors: $(grep -o '[0-9]* ports have errors' "$2")"
 }
 
+# race PREFIX "IBBURN COUNTERS ARGS" "IBQUERYERRORS ARGS": both tools alternately, $runs
+# times; output in $work/PREFIX-{ours,theirs}.{txt,err}; sets best_ours and best_theirs.
+race() {
+  local prefix=$1 ours_args=$2 theirs_args=$3 run t0 t1 t2 ours theirs
+  best_ours=999 best_theirs=999
+  for run in $(seq 1 "$runs"); do
+    t0=$(now)
+    # shellcheck disable=SC2086  # word-split argument lists
+    sim "$ibburn" counters $ours_args >"$work/$prefix-ours.txt" 2>"$work/$prefix-ours.err" || true
+    t1=$(now)
+    # shellcheck disable=SC2086
+    sim ibqueryerrors $theirs_args >"$work/$prefix-theirs.txt" 2>/dev/null || true
+    t2=$(now)
+    ours=$(echo "$t1 - $t0" | bc -l) theirs=$(echo "$t2 - $t1" | bc -l)
+    printf 'run %d: ibburn counters %.2f s, ibqueryerrors %.2f s\n' "$run" "$ours" "$theirs"
+    best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
+    best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
+  done
+  grep -E '^(discovered|swept|error sweep)' "$work/$prefix-ours.err" || true
+}
+
 echo "== end to end (discovery included)"
-best_ours=999 best_theirs=999
-for run in $(seq 1 "$runs"); do
-  t0=$(now)
-  sim "$ibburn" counters --thresholds "$work/thresholds" >"$work/e2e-ours.txt" 2>"$work/e2e-ours.err" || true
-  t1=$(now)
-  sim ibqueryerrors --threshold-file "$work/thresholds" >"$work/e2e-theirs.txt" 2>/dev/null || true
-  t2=$(now)
-  ours=$(echo "$t1 - $t0" | bc -l) theirs=$(echo "$t2 - $t1" | bc -l)
-  printf 'run %d: ibburn counters %.2f s, ibqueryerrors %.2f s\n' "$run" "$ours" "$theirs"
-  best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
-  best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
-done
-grep -E '^(discovered|swept|error sweep)' "$work/e2e-ours.err" || true
+race e2e "--thresholds $work/thresholds" "--threshold-file $work/thresholds"
 findings "$work/e2e-ours.txt" "$work/e2e-theirs.txt"
-printf 'end to end, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
-  "$runs" "$best_ours" "$best_theirs" "$(echo "$best_ours / $best_theirs" | bc -l)"
 e2e_ratio=$(echo "$best_ours / $best_theirs" | bc -l)
+printf 'end to end, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
+  "$runs" "$best_ours" "$best_theirs" "$e2e_ratio"
 
 echo "== the sweeps alone (fabric from a file)"
-best_ours=999 best_theirs=999
-for run in $(seq 1 "$runs"); do
-  t0=$(now)
-  sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" \
-    >"$work/ours.txt" 2>"$work/ours.err" || true
-  t1=$(now)
-  sim ibqueryerrors --load-cache "$work/fabric.cache" --threshold-file "$work/thresholds" \
-    >"$work/theirs.txt" 2>/dev/null || true
-  t2=$(now)
-  ours=$(echo "$t1 - $t0" | bc -l) theirs=$(echo "$t2 - $t1" | bc -l)
-  printf 'run %d: ibburn counters %.2f s, ibqueryerrors %.2f s\n' "$run" "$ours" "$theirs"
-  best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
-  best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
-done
-grep -E '^(swept|error sweep)' "$work/ours.err" || true
+race file "--fabric $work/fabric.txt --thresholds $work/thresholds" \
+  "--load-cache $work/fabric.cache --threshold-file $work/thresholds"
 # The full per-port sweep once, for reference: its findings must be the error sweep's.
 t0=$(now)
 sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" --full-sweep \
   >"$work/full.txt" 2>"$work/full.err" || true
 printf 'ibburn counters --full-sweep: %.2f s; ' "$(echo "$(now) - $t0" | bc -l)"
 grep '^swept' "$work/full.err" || echo
-if cmp -s "$work/ours.txt" "$work/full.txt"; then
+if cmp -s "$work/file-ours.txt" "$work/full.txt"; then
   echo "error sweep and full sweep: identical findings"
 else
   echo "error sweep and full sweep: FINDINGS DIFFER" >&2
-  diff "$work/ours.txt" "$work/full.txt" | head -20 >&2
+  diff "$work/file-ours.txt" "$work/full.txt" | head -20 >&2
 fi
-findings "$work/ours.txt" "$work/theirs.txt"
-if ! cmp -s "$work/ours.txt" "$work/e2e-ours.txt"; then
+findings "$work/file-ours.txt" "$work/file-theirs.txt"
+if ! cmp -s "$work/file-ours.txt" "$work/e2e-ours.txt"; then
   echo "live discovery and the fabric file: FINDINGS DIFFER" >&2
-  diff "$work/ours.txt" "$work/e2e-ours.txt" | head -20 >&2
+  diff "$work/file-ours.txt" "$work/e2e-ours.txt" | head -20 >&2
 fi
 printf 'sweeps alone, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
   "$runs" "$best_ours" "$best_theirs" "$(echo "$best_ours / $best_theirs" | bc -l)"
