@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Counters sweep benchmark: every port of the field-notes fabric (320 switches, 4,088 HCAs,
-# 24,568 ports) in ibsim + opensm; `ibburn counters` against `ibqueryerrors` in the same
-# run, both reading the fabric from a file made by one discovery (ibburn: ibnetdiscover
-# text; ibqueryerrors: an ibnetdiscover cache) so only the counter sweeps are compared.
+# 24,568 ports) in ibsim + opensm, `ibburn counters` against `ibqueryerrors` in the same
+# run, twice:
+#  1. end to end, as users run them from a cold start: both discover the fabric themselves
+#     (`ibqueryerrors` with no cache, `ibburn counters` live), then sweep;
+#  2. the sweeps alone: both read the fabric from a file made by one discovery (ibburn:
+#     ibnetdiscover text; ibqueryerrors: an ibnetdiscover cache).
 # ibburn runs its default error sweep (switch AllPortSelect totals first); one --full-sweep
 # run follows for reference and must print the same findings.
-# Prints the time ratio (target <= 0.5). Usage: bench/counters.sh [build-dir] [runs]
+# Prints best-of-RUNS times and ratios (target <= 0.5 for both). Usage:
+# bench/counters.sh [build-dir] [runs]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -74,34 +78,59 @@ echo 'PerformanceSet "leaf-p3-7"[40] PortCounters.LinkDownedCounter=200' >&3
 sleep 1
 
 now() { date +%s.%N; }
-best_ours=999 best_theirs=999
-for run in $(seq 1 "$runs"); do
-  t0=$(now)
-  sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" \
-    >"$work/ours.txt" 2>"$work/ours.err" || true
-  t1=$(now)
-  sim ibqueryerrors --load-cache "$work/fabric.cache" --threshold-file "$work/thresholds" \
-    >"$work/theirs.txt" 2>/dev/null || true
-  t2=$(now)
-  ours=$(echo "$t1 - $t0" | bc -l) theirs=$(echo "$t2 - $t1" | bc -l)
-  printf 'run %d: ibburn counters %.2f s, ibqueryerrors %.2f s\n' "$run" "$ours" "$theirs"
-  best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
-  best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
-done
-grep -E '^(swept|error sweep)' "$work/ours.err" || true
+findings() {  # OURS THEIRS: one line of both tools' finding counts
+  echo "ibburn: $(head -1 "$1" | grep -o '[0-9]* errors' || echo '0 errors');" \
+       "ibqueryerrors: $(grep -o '[0-9]* ports have errors' "$2")"
+}
+
+# race PREFIX "IBBURN COUNTERS ARGS" "IBQUERYERRORS ARGS": both tools alternately, $runs
+# times; output in $work/PREFIX-{ours,theirs}.{txt,err}; sets best_ours and best_theirs.
+race() {
+  local prefix=$1 ours_args=$2 theirs_args=$3 run t0 t1 t2 ours theirs
+  best_ours=999 best_theirs=999
+  for run in $(seq 1 "$runs"); do
+    t0=$(now)
+    # shellcheck disable=SC2086  # word-split argument lists
+    sim "$ibburn" counters $ours_args >"$work/$prefix-ours.txt" 2>"$work/$prefix-ours.err" || true
+    t1=$(now)
+    # shellcheck disable=SC2086
+    sim ibqueryerrors $theirs_args >"$work/$prefix-theirs.txt" 2>/dev/null || true
+    t2=$(now)
+    ours=$(echo "$t1 - $t0" | bc -l) theirs=$(echo "$t2 - $t1" | bc -l)
+    printf 'run %d: ibburn counters %.2f s, ibqueryerrors %.2f s\n' "$run" "$ours" "$theirs"
+    best_ours=$(echo "if ($ours < $best_ours) $ours else $best_ours" | bc -l)
+    best_theirs=$(echo "if ($theirs < $best_theirs) $theirs else $best_theirs" | bc -l)
+  done
+  grep -E '^(discovered|swept|error sweep)' "$work/$prefix-ours.err" || true
+}
+
+echo "== end to end (discovery included)"
+race e2e "--thresholds $work/thresholds" "--threshold-file $work/thresholds"
+findings "$work/e2e-ours.txt" "$work/e2e-theirs.txt"
+e2e_ratio=$(echo "$best_ours / $best_theirs" | bc -l)
+printf 'end to end, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
+  "$runs" "$best_ours" "$best_theirs" "$e2e_ratio"
+
+echo "== the sweeps alone (fabric from a file)"
+race file "--fabric $work/fabric.txt --thresholds $work/thresholds" \
+  "--load-cache $work/fabric.cache --threshold-file $work/thresholds"
 # The full per-port sweep once, for reference: its findings must be the error sweep's.
 t0=$(now)
 sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" --full-sweep \
   >"$work/full.txt" 2>"$work/full.err" || true
 printf 'ibburn counters --full-sweep: %.2f s; ' "$(echo "$(now) - $t0" | bc -l)"
 grep '^swept' "$work/full.err" || echo
-if cmp -s "$work/ours.txt" "$work/full.txt"; then
+if cmp -s "$work/file-ours.txt" "$work/full.txt"; then
   echo "error sweep and full sweep: identical findings"
 else
   echo "error sweep and full sweep: FINDINGS DIFFER" >&2
-  diff "$work/ours.txt" "$work/full.txt" | head -20 >&2
+  diff "$work/file-ours.txt" "$work/full.txt" | head -20 >&2
 fi
-echo "ibburn: $(head -1 "$work/ours.txt" | grep -o '[0-9]* errors' || echo '0 errors');" \
-     "ibqueryerrors: $(grep -o '[0-9]* ports have errors' "$work/theirs.txt")"
-printf 'best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
+findings "$work/file-ours.txt" "$work/file-theirs.txt"
+if ! cmp -s "$work/file-ours.txt" "$work/e2e-ours.txt"; then
+  echo "live discovery and the fabric file: FINDINGS DIFFER" >&2
+  diff "$work/file-ours.txt" "$work/e2e-ours.txt" | head -20 >&2
+fi
+printf 'sweeps alone, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
   "$runs" "$best_ours" "$best_theirs" "$(echo "$best_ours / $best_theirs" | bc -l)"
+printf 'end to end ratio %.2f (target <= 0.5)\n' "$e2e_ratio"

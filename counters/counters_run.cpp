@@ -52,7 +52,13 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
     baseline = load_snapshot(o.baseline);
   }
 
+  // One discovery (or file) serves the whole run: the sweeps address ports by its LIDs.
+  const auto loading = std::chrono::steady_clock::now();
   topo::Fabric fabric = load_fabric(o);
+  if (o.fabric.is_live())
+    err << "discovered " << fabric.size() << " nodes in "
+        << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - loading).count()
+        << " ms\n";
   SweepOptions sweep_options = o.sweep;
   sweep_options.mad.ca = o.fabric.live.ca;
   sweep_options.mad.port = o.fabric.live.port;

@@ -6,11 +6,12 @@
 
 #include "counters/port_counters.h"
 #include "topo/fabric.h"
+#include "topo/mad_window.h"
 
 namespace ibburn::counters {
 
-inline constexpr size_t kMadDataOffset = 64;  // GSI and LID-routed SMP data start here
-inline constexpr size_t kMadDataSize = 192;
+using topo::kMadDataOffset;
+using topo::kMadDataSize;
 
 // PortCounters: every error counter, QP1Dropped, PortXmitWait and the 32-bit data counters.
 void decode_port_counters(const uint8_t* data, CounterValues& out);

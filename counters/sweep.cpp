@@ -4,6 +4,7 @@
 #include <map>
 
 #include "counters/drill_down.h"
+#include "counters/pma_decode.h"
 
 namespace ibburn::counters {
 namespace {

@@ -5,12 +5,25 @@
 #include <optional>
 #include <vector>
 
-#include "counters/mad_window.h"
 #include "counters/port_counters.h"
 #include "counters/thresholds.h"
 #include "topo/fabric.h"
+#include "topo/mad_window.h"
 
 namespace ibburn::counters {
+
+// The MAD window lives in topo/ (discovery sends its SMPs through it too).
+using topo::kAttrPortCounters;
+using topo::kAttrPortCountersExt;
+using topo::kAttrPortInfo;
+using topo::kClassPerfMgt;
+using topo::kClassSmiLid;
+using topo::kMethodGet;
+using topo::kMethodSet;
+using topo::MadOptions;
+using topo::MadRequest;
+using topo::MadResult;
+using topo::MadWindow;
 
 // The ports a sweep reads, as samples with names, GUIDs, LIDs and peers filled in and no
 // counters yet: every external port of a switch (addressed through the switch's LID) and

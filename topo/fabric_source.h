@@ -8,7 +8,7 @@
 
 #include "topo/fabric.h"
 #include "topo/fabric_io.h"
-#include "topo/ibnd_fabric.h"
+#include "topo/dr_walker.h"
 
 namespace ibburn::topo {
 

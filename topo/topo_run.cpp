@@ -10,11 +10,12 @@
 namespace ibburn::topo {
 
 int run_discover(const DiscoverOptions& options, const std::string& output, std::ostream& err) {
-  Fabric fabric = discover_live(options);
+  DiscoverStats stats;
+  Fabric fabric = discover_live(options, &stats);
   save_fabric_file(fabric, output);
   FabricSummary s = summarize(fabric);
   err << "ibburn: " << s.switches << " switches, " << s.cas << " HCAs, " << s.links << " links written to " << output
-      << "\n";
+      << " (" << stats.smps << " SMPs, " << stats.timeouts << " unanswered, " << stats.levels << " hop levels)\n";
   return kExitOk;
 }
 

@@ -219,6 +219,40 @@ TEST_F(DiscoverTest, CacheFileLoadsToTheLiveFabric) {
   expect_same_fabric(topo::load_fabric_file(cache), live);
 }
 
+// The own directed-route walk (`topo discover`) against libibnetdisc (`ibnetdiscover
+// --cache`, loaded through the same decoder) on a fabric with parts that cannot be reached:
+// a CA whose SMA drops every NodeInfo (its switch port trained, nothing answers) and a
+// cable unlinked in ibsim. Same nodes, ports, states, rates, links and unreached ports.
+TEST_F(DiscoverTest, SameFabricAsLibibnetdiscWithUnreachableParts) {
+  std::vector<NodeSpec> nodes = kRateNodes;
+  nodes.push_back({false, "h3", 1, 0x300});
+  std::vector<Cable> cables = kRateCables;
+  cables.push_back({"sw2", 1, "h3", 1, "4xHDR"});
+  SimOptions options;
+  options.opensm = false;
+  options.sim_host = "h1";  // from a CA, as on a host
+  SimFabric sim(write("net", netfile(nodes, cables)), options);
+  sim.console("Error \"h3\"[1] 100 17");  // drop NodeInfo (attribute 17) at h3
+  sim.console("Unlink \"sw1\"[6]");
+  const std::string cache = (dir_ / "fabric.cache").string();
+  CommandResult r = sim.run({"ibnetdiscover", "-t", "50", "--cache", cache}, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Fabric reference = topo::load_ibnd_cache(cache);
+  Fabric walked = discover(sim, {"--timeout", "50ms", "--retries", "1"});
+  expect_same_fabric(reference, walked);
+  EXPECT_EQ(walked.links().size(), cables.size() - 2);
+  size_t unreached = 0;
+  for (const auto& n : reference.nodes()) {
+    const topo::Node& w = walked.node(*walked.find_guid(n.guid));
+    for (int p = 1; p <= n.num_ports; ++p) {
+      EXPECT_EQ(n.ports[p].peer_unreached, w.ports[p].peer_unreached) << n.description << "[" << p << "]";
+      unreached += w.ports[p].peer_unreached;
+    }
+  }
+  EXPECT_EQ(unreached, 1u);  // sw2[1]: trained, h3 silent; sw1[6] is down, not unreached
+  EXPECT_TRUE(walked.node(*walked.find_name("sw2")).ports[1].peer_unreached);
+}
+
 TEST(IbndCache, RejectsOtherFiles) {
   TempDir tmp;
   const std::string p = tmp.file("not-a-cache");

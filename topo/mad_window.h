@@ -2,18 +2,22 @@
 // Many MADs in flight at once over libibumad: a window of requests with distinct TIDs,
 // responses matched by TID, per-MAD timeouts and retries. A request that is never
 // answered is reported in its result; it never stops the others. The only place that
-// talks to /dev/umad (or ibsim's umad2sim).
+// talks to /dev/umad (or ibsim's umad2sim): live discovery's directed-route SMPs
+// (topo/dr_walker.h) and the counters sweeps' PerfMgt MADs both go through it.
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "counters/pma_decode.h"
+namespace ibburn::topo {
 
-namespace ibburn::counters {
+inline constexpr size_t kMadDataOffset = 64;  // GSI and SMP data start here
+inline constexpr size_t kMadDataSize = 192;   // to the end of the MAD (an SMP's DR paths included)
 
 inline constexpr uint8_t kClassSmiLid = 0x01;
+inline constexpr uint8_t kClassSmiDirected = 0x81;
 inline constexpr uint8_t kClassPerfMgt = 0x04;
 inline constexpr uint8_t kMethodGet = 0x01;
 inline constexpr uint8_t kMethodSet = 0x02;
@@ -26,7 +30,10 @@ struct MadRequest {
   uint8_t method = kMethodGet;
   uint16_t attr_id = 0;
   uint32_t attr_mod = 0;
-  uint16_t dlid = 0;
+  uint16_t dlid = 0;  // ignored for directed-route SMPs (sent to the permissive LID)
+  // Directed route: the hop count; the initial path (ports of hops 1..n) goes into
+  // data[64 + 1 .. 64 + n], i.e. MAD bytes 129.. (IBA 14.2.1.2).
+  uint8_t dr_hops = 0;
   std::array<uint8_t, kMadDataSize> data{};
 };
 
@@ -49,7 +56,7 @@ struct MadOptions {
 
 class MadWindow {
  public:
-  // Opens the port and registers SMI (LID routed) and PerfMgt agents. Throws
+  // Opens the port and registers SMI (LID routed and directed route) and PerfMgt agents. Throws
   // EnvironmentError when the port cannot be opened.
   explicit MadWindow(MadOptions options);
   ~MadWindow();
@@ -69,9 +76,10 @@ class MadWindow {
   MadOptions options_;
   int port_id_ = -1;
   int agent_smi_ = -1;
+  int agent_dr_ = -1;
   int agent_perf_ = -1;
   uint32_t next_tid_ = 1;
   Stats stats_;
 };
 
-}  // namespace ibburn::counters
+}  // namespace ibburn::topo

@@ -1,4 +1,4 @@
-#include "counters/mad_window.h"
+#include "topo/mad_window.h"
 
 #include <infiniband/umad.h>
 #include <poll.h>
@@ -12,12 +12,13 @@
 
 #include "common/error.h"
 
-namespace ibburn::counters {
+namespace ibburn::topo {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kMadSize = 256;
 constexpr uint32_t kQp1Qkey = 0x80010000;
+constexpr uint16_t kPermissiveLid = 0xFFFF;
 
 void put16(uint8_t* p, uint16_t v) {
   p[0] = v >> 8;
@@ -40,6 +41,11 @@ void encode_header(uint8_t* mad, const MadRequest& r, uint32_t tid) {
   put16(mad + 16, r.attr_id);
   put32(mad + 20, r.attr_mod);
   std::memcpy(mad + kMadDataOffset, r.data.data(), kMadDataSize);
+  if (r.mgmt_class == kClassSmiDirected) {
+    mad[7] = r.dr_hops;  // HopPointer (byte 6) starts at 0
+    put16(mad + 32, kPermissiveLid);  // DrSLID, DrDLID: the whole route is directed
+    put16(mad + 34, kPermissiveLid);
+  }
 }
 
 }  // namespace
@@ -51,10 +57,11 @@ MadWindow::MadWindow(MadOptions options) : options_(std::move(options)) {
     throw EnvironmentError("cannot open umad port " + (options_.ca.empty() ? std::string("(first HCA)") : options_.ca) +
                            ":" + std::to_string(options_.port) + ": " + std::strerror(-port_id_));
   agent_smi_ = umad_register(port_id_, kClassSmiLid, 1, 0, nullptr);
+  agent_dr_ = umad_register(port_id_, kClassSmiDirected, 1, 0, nullptr);
   agent_perf_ = umad_register(port_id_, kClassPerfMgt, 1, 0, nullptr);
-  if (agent_smi_ < 0 || agent_perf_ < 0) {
+  if (agent_smi_ < 0 || agent_dr_ < 0 || agent_perf_ < 0) {
     umad_close_port(port_id_);
-    throw EnvironmentError("cannot register MAD agents (SMI, PerfMgt) on the umad port");
+    throw EnvironmentError("cannot register MAD agents (SMI, directed SMI, PerfMgt) on the umad port");
   }
   // Distinct TIDs across processes sharing the port make stray responses harmless.
   next_tid_ = static_cast<uint32_t>(getpid()) << 16 | 1;
@@ -62,6 +69,7 @@ MadWindow::MadWindow(MadOptions options) : options_(std::move(options)) {
 
 MadWindow::~MadWindow() {
   if (agent_smi_ >= 0) umad_unregister(port_id_, agent_smi_);
+  if (agent_dr_ >= 0) umad_unregister(port_id_, agent_dr_);
   if (agent_perf_ >= 0) umad_unregister(port_id_, agent_perf_);
   if (port_id_ >= 0) umad_close_port(port_id_);
 }
@@ -98,12 +106,14 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
       if (tid == 0) tid = next_tid_++;
       void* umad = send_buf.data();
       std::memset(umad, 0, send_buf.size());
-      bool smp = r.mgmt_class == kClassSmiLid;
-      umad_set_addr(umad, r.dlid, smp ? 0 : 1, 0, smp ? 0 : static_cast<int>(kQp1Qkey));
+      const bool directed = r.mgmt_class == kClassSmiDirected;
+      const bool smp = directed || r.mgmt_class == kClassSmiLid;
+      umad_set_addr(umad, directed ? kPermissiveLid : r.dlid, smp ? 0 : 1, 0, smp ? 0 : static_cast<int>(kQp1Qkey));
       encode_header(static_cast<uint8_t*>(umad_get_mad(umad)), r, tid);
       ++results[index].attempts;
       ++stats_.sent;
-      if (umad_send(port_id_, smp ? agent_smi_ : agent_perf_, umad, kMadSize, timeout_ms, 0) < 0) {
+      const int agent = directed ? agent_dr_ : smp ? agent_smi_ : agent_perf_;
+      if (umad_send(port_id_, agent, umad, kMadSize, timeout_ms, 0) < 0) {
         fail_or_retry(index, std::string("send failed: ") + std::strerror(errno));
         continue;
       }
@@ -153,4 +163,4 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
   return results;
 }
 
-}  // namespace ibburn::counters
+}  // namespace ibburn::topo

@@ -1,0 +1,281 @@
+#include "topo/dr_walker.h"
+
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include <array>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "common/error.h"
+#include "topo/mad_window.h"
+#include "topo/smp_fabric.h"
+
+namespace ibburn::topo {
+namespace {
+
+constexpr uint16_t kAttrNodeDesc = 0x0010;
+constexpr uint16_t kAttrNodeInfo = 0x0011;
+constexpr uint16_t kAttrMlnxExtPortInfo = 0xFF90;
+constexpr int kMaxRouteHops = 63;  // a directed route's initial path holds 64 bytes, byte 0 unused
+// SMPs in flight. Enough to hide round trips (ibsim answers ~40,000 SMPs a second on one
+// core whatever the window beyond 4-8); more only risks drops: ibsim drops an answer when
+// more than 10 wait unread for a client (net.unix.max_dgram_qlen), and opensm itself
+// keeps 4 on the wire so as not to flood switch management processors.
+constexpr size_t kWindow = 8;
+constexpr uint32_t kCapHasExtSpeeds = 1u << 14;
+constexpr uint32_t kMellanoxBull = 0x119f;
+constexpr uint32_t kPhysLinkUp = 5;    // PortInfo PortPhysicalState
+constexpr uint32_t kSpeedQdr = 4;      // PortInfo LinkSpeedActive: 10 Gb/s per lane
+
+// The ports of a directed route from the local port: port[1..hops].
+struct Route {
+  uint8_t hops = 0;
+  std::array<uint8_t, 64> port{};
+};
+
+Route extend(const Route& r, int port) {
+  Route out = r;
+  out.port[++out.hops] = static_cast<uint8_t>(port);
+  return out;
+}
+
+MadRequest smp_get(uint16_t attr, uint32_t attr_mod, const Route& route) {
+  MadRequest r;
+  r.mgmt_class = kClassSmiDirected;
+  r.method = kMethodGet;
+  r.attr_id = attr;
+  r.attr_mod = attr_mod;
+  r.dr_hops = route.hops;
+  // The initial path sits at MAD byte 128, i.e. 64 bytes into the data area.
+  std::memcpy(r.data.data() + kSmpDataSize, route.port.data(), route.hops + 1);
+  return r;
+}
+
+uint32_t field(const SmpData& d, MAD_FIELDS f) { return mad_get_field(const_cast<uint8_t*>(d.data()), 0, f); }
+
+void copy_smp(SmpData& to, const MadResult& from) { std::memcpy(to.data(), from.data.data(), to.size()); }
+
+// Devices whose FDR10 shows only in Mellanox ExtendedPortInfo (the ones libibnetdisc asks).
+bool has_mlnx_ext_port_info(uint32_t vendor, uint32_t device) {
+  const auto in = [device](uint32_t lo, uint32_t hi) { return device >= lo && device <= hi; };
+  if (in(0xc738, 0xc73b) || device == 0xc839 || device == 0xcb20 || device == 0xcf08 || device == 0xcf09 ||
+      device == 0xd2f0 || in(0x1003, 0x101b) || device == 0xa2d2)
+    return true;
+  if (vendor != kMellanoxBull) return false;
+  for (uint32_t d : {0x1b02u, 0x1b50u, 0x1ba0u, 0x1bf0u, 0x1b33u, 0x1b73u, 0x1b40u, 0x1b41u, 0x1b60u, 0x1b61u, 0x1b83u,
+                     0x1b93u, 0x1b94u, 0x1bb4u, 0x1bb5u})
+    if (device == d) return true;
+  return in(0x1bd0, 0x1bd5) || in(0x1bc4, 0x1bc6);
+}
+
+// A QDR link without extended speeds may be FDR10: only ExtendedPortInfo tells.
+bool may_be_fdr10(const SmpData& cap_info, const SmpData& info) {
+  const bool has_ext = field(cap_info, IB_PORT_CAPMASK_F) & kCapHasExtSpeeds;
+  return field(info, IB_PORT_PHYS_STATE_F) == kPhysLinkUp &&
+         field(info, IB_PORT_LINK_SPEED_ACTIVE_F) == kSpeedQdr &&
+         (!has_ext || field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F) == 0);
+}
+
+// True when libibumad sees at least one device (a real HCA or umad2sim's simulated one).
+// (umad_get_cas_names is no test: with no device it reports a default name.)
+bool any_umad_device() {
+  umad_device_node* list = umad_get_ca_device_list();
+  if (!list) return false;
+  umad_free_ca_device_list(list);
+  return true;
+}
+
+class Walker {
+ public:
+  explicit Walker(const DiscoverOptions& options) : options_(options), window_(mad_options(options)) {}
+
+  SmpFabric walk(DiscoverStats& stats) {
+    std::vector<Probe> probes{{-1, 0, Route{}}};
+    while (!probes.empty()) {
+      ++stats.levels;
+      std::vector<Answer> answers = probe(probes);
+      probes = describe(answers);
+    }
+    stats.smps = window_.stats().sent;
+    stats.timeouts = window_.stats().timeouts;
+    return std::move(fabric_);
+  }
+
+ private:
+  // NodeInfo through `port` of `node` (node -1: the local port itself).
+  struct Probe {
+    int node;
+    int port;
+    Route route;
+  };
+  // A node reached through its port `port` over `route`; `fresh` when first seen.
+  struct Answer {
+    int node;
+    int port;
+    Route route;
+    bool fresh;
+  };
+  // One question of describe(), over the route of the answer it follows.
+  struct Asked {
+    int node;
+    int port;  // -1: NodeDescription
+    const Route* route;
+  };
+
+  static MadOptions mad_options(const DiscoverOptions& o) {
+    MadOptions m;
+    m.ca = o.ca;
+    m.port = o.port;
+    m.timeout = o.timeout;
+    m.retries = o.retries;
+    m.window = kWindow;
+    return m;
+  }
+
+  std::vector<Answer> probe(const std::vector<Probe>& probes) {
+    std::vector<MadRequest> reqs;
+    reqs.reserve(probes.size());
+    for (const Probe& p : probes) reqs.push_back(smp_get(kAttrNodeInfo, 0, p.route));
+    std::vector<MadResult> results = window_.run(reqs);
+    std::vector<Answer> answers;
+    for (size_t i = 0; i < probes.size(); ++i) {
+      const Probe& p = probes[i];
+      if (!results[i].ok()) {
+        if (p.node < 0)
+          throw EnvironmentError("fabric discovery from " + where() +
+                                 " failed: the local port does not answer (check `ibstat`)");
+        continue;  // the port stays unlinked: reported as peer_unreached
+      }
+      SmpData info;
+      copy_smp(info, results[i]);
+      const uint64_t guid = mad_get_field64(info.data(), 0, IB_NODE_GUID_F);
+      const int num_ports = static_cast<int>(field(info, IB_NODE_NPORTS_F));
+      const int local_port = static_cast<int>(field(info, IB_NODE_LOCAL_PORT_F));
+      auto [it, fresh] = by_guid_.emplace(guid, static_cast<int>(fabric_.nodes.size()));
+      if (fresh) {
+        SmpNode& n = fabric_.nodes.emplace_back();
+        n.type = static_cast<int>(field(info, IB_NODE_TYPE_F));
+        n.guid = guid;
+        n.num_ports = num_ports;
+        n.node_info = info;
+        n.ports.resize(num_ports + 1);
+      }
+      const int id = it->second;
+      SmpNode& node = fabric_.nodes[id];
+      if (local_port > node.num_ports) continue;  // a malformed answer names no port of the node
+      SmpPort& port = node.ports[local_port];
+      port.present = true;
+      port.guid = mad_get_field64(info.data(), 0, IB_NODE_PORT_GUID_F);
+      if (p.node < 0) {
+        from_node_ = id;
+        from_port_ = local_port;
+      } else {
+        link_ports(fabric_, p.node, p.port, id, local_port);
+      }
+      answers.push_back({id, local_port, p.route, fresh});
+    }
+    return answers;
+  }
+
+  // NodeDescription and PortInfo of what the probes reached; returns the next level's probes.
+  std::vector<Probe> describe(const std::vector<Answer>& answers) {
+    std::vector<Asked> asked;
+    for (const Answer& a : answers) {
+      const SmpNode& n = fabric_.nodes[a.node];
+      if (a.fresh) asked.push_back({a.node, -1, &a.route});
+      if (n.type == IB_NODE_SWITCH) {
+        if (a.fresh)
+          for (int p = 0; p <= n.num_ports; ++p) asked.push_back({a.node, p, &a.route});
+      } else {
+        asked.push_back({a.node, a.port, &a.route});  // a CA or router: the port reached
+      }
+    }
+    std::vector<MadRequest> reqs;
+    reqs.reserve(asked.size());
+    for (const Asked& q : asked)
+      reqs.push_back(q.port < 0 ? smp_get(kAttrNodeDesc, 0, *q.route)
+                                : smp_get(kAttrPortInfo, static_cast<uint32_t>(q.port), *q.route));
+    std::vector<MadResult> results = window_.run(reqs);
+    std::vector<Asked> answered;
+    for (size_t i = 0; i < asked.size(); ++i) {
+      if (!results[i].ok()) continue;
+      SmpNode& n = fabric_.nodes[asked[i].node];
+      if (asked[i].port < 0) {
+        const char* d = reinterpret_cast<const char*>(results[i].data.data());
+        n.description.assign(d, strnlen(d, kSmpDataSize));
+        continue;
+      }
+      SmpPort& port = n.ports[asked[i].port];
+      if (!port.present) port.guid = mad_get_field64(n.node_info.data(), 0, IB_NODE_PORT_GUID_F);
+      port.present = true;
+      copy_smp(port.info, results[i]);
+      answered.push_back(asked[i]);
+    }
+    ask_mlnx_ext_port_info(answered);
+
+    std::vector<Probe> next;
+    for (const Asked& q : answered) {
+      const SmpNode& n = fabric_.nodes[q.node];
+      const SmpPort& port = n.ports[q.port];
+      const bool is_switch = n.type == IB_NODE_SWITCH;
+      // A switch is left through every trained port but the one asked through; a CA only
+      // when it is the local one (directed routes do not pass through CAs).
+      const bool onward = is_switch ? q.port != static_cast<int>(field(port.info, IB_PORT_LOCAL_PORT_F))
+                                    : q.node == from_node_ && q.port == from_port_;
+      if (q.port == 0 || !onward || port.peer_node >= 0) continue;  // known from its other end
+      if (field(port.info, IB_PORT_PHYS_STATE_F) != kPhysLinkUp) continue;
+      const int hops = q.route->hops + 1;
+      if (hops > kMaxRouteHops || (options_.hop_limit > 0 && hops > options_.hop_limit)) continue;
+      next.push_back({q.node, q.port, extend(*q.route, q.port)});
+    }
+    return next;
+  }
+
+  // ExtendedPortInfo of the ports whose PortInfo cannot tell QDR from FDR10.
+  void ask_mlnx_ext_port_info(const std::vector<Asked>& answered) {
+    std::vector<const Asked*> asked;
+    for (const Asked& q : answered) {
+      const SmpNode& n = fabric_.nodes[q.node];
+      const SmpPort& port = n.ports[q.port];
+      const SmpData& cap_info = n.type == IB_NODE_SWITCH && n.ports[0].present ? n.ports[0].info : port.info;
+      if (q.port != 0 && may_be_fdr10(cap_info, port.info) &&
+          has_mlnx_ext_port_info(field(n.node_info, IB_NODE_VENDORID_F), field(n.node_info, IB_NODE_DEVID_F)))
+        asked.push_back(&q);
+    }
+    if (asked.empty()) return;
+    std::vector<MadRequest> reqs;
+    for (const Asked* q : asked) reqs.push_back(smp_get(kAttrMlnxExtPortInfo, static_cast<uint32_t>(q->port), *q->route));
+    std::vector<MadResult> results = window_.run(reqs);
+    for (size_t i = 0; i < asked.size(); ++i)
+      if (results[i].ok()) copy_smp(fabric_.nodes[asked[i]->node].ports[asked[i]->port].ext_info, results[i]);
+  }
+
+  DiscoverOptions options_;
+  MadWindow window_;
+  SmpFabric fabric_;
+  std::unordered_map<uint64_t, int> by_guid_;
+  int from_node_ = -1;
+  int from_port_ = 0;
+
+  std::string where() const {
+    return options_.ca.empty() ? std::string("the first active port")
+                               : options_.ca + " port " + std::to_string(options_.port);
+  }
+};
+
+}  // namespace
+
+Fabric discover_live(const DiscoverOptions& options, DiscoverStats* stats) {
+  if (!any_umad_device())
+    throw EnvironmentError(
+        "no InfiniBand device found (no HCA with ib_umad loaded, and no simulated fabric: "
+        "see scripts/simfabric)");
+  DiscoverStats local;
+  Walker walker(options);
+  Fabric fabric = build_fabric(walker.walk(stats ? *stats : local));
+  return fabric;
+}
+
+}  // namespace ibburn::topo

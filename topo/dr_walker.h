@@ -1,0 +1,37 @@
+#pragma once
+// Live discovery: a directed-route walk of the fabric from the local port, one hop level
+// at a time, every SMP of a level in flight together through the MAD window
+// (topo/mad_window.h). libibnetdisc keeps two SMPs outstanding, so over a slow path (or
+// ibsim) it waits for round trips; this walk asks the same questions (NodeInfo behind each
+// trained port, NodeDescription, PortInfo of every switch port and of each CA port reached,
+// Mellanox ExtendedPortInfo where FDR10 may hide) and decodes the answers the same way
+// (topo/smp_fabric.h), but a cable already known from its other end is not asked again.
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "topo/fabric.h"
+
+namespace ibburn::topo {
+
+struct DiscoverOptions {
+  std::string ca;                          // -C: HCA name (empty = first with an active port)
+  int port = 0;                            // -P: HCA port (0 = first active)
+  int hop_limit = 0;                       // nodes at most this many hops away; 0 = unlimited
+  std::chrono::milliseconds timeout{200};  // per-MAD timeout
+  int retries = 3;
+};
+
+struct DiscoverStats {
+  size_t smps = 0;      // SMPs sent, retries included
+  size_t timeouts = 0;  // attempts that went unanswered
+  int levels = 0;       // hop levels walked
+};
+
+// Discovers the fabric reachable from the local port. Ports that report a physical link
+// whose peer could not be reached (no answer, or beyond the hop limit) get
+// Port::peer_unreached. Throws EnvironmentError when no port can be opened or the local
+// port does not answer.
+Fabric discover_live(const DiscoverOptions& options, DiscoverStats* stats = nullptr);
+
+}  // namespace ibburn::topo
