@@ -182,8 +182,13 @@ void AdaptiveRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out
   route_split(src, dst, r);
   out.push_back(r.edges.front());
   if (r.split()) {
-    spread_.spread(*this, r.to, {{r.from, 1.0}});
-    for (const auto& c : spread_.carried()) out.emplace_back(c.edge, c.gbps);
+    if (last_pair_ != std::pair{r.from, r.to}) {
+      spread_.spread(*this, r.to, {{r.from, 1.0}});
+      last_split_.clear();
+      for (const auto& c : spread_.carried()) last_split_.emplace_back(c.edge, c.gbps);
+      last_pair_ = {r.from, r.to};
+    }
+    out.insert(out.end(), last_split_.begin(), last_split_.end());
   }
   out.push_back(r.edges.back());
 }

@@ -127,6 +127,10 @@ class AdaptiveRouter : public Router {
   std::vector<std::vector<Link>> adj_;  // switch-to-switch, per switch index
   mutable std::vector<std::unique_ptr<ToDestination>> towards_;  // by switch index
   mutable SplitSpread spread_;
+  // The last switch pair's split path: flows in switch order (the planner's shifts) come in
+  // runs between the same two switches.
+  mutable std::pair<topo::NodeId, topo::NodeId> last_pair_{SplitRoute::kNone, SplitRoute::kNone};
+  mutable PathShares last_split_;
 };
 
 // The switch an HCA port is cabled to, and the edge from the HCA into it.
