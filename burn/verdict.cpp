@@ -63,8 +63,12 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
                                              const LostRanks& lost) {
   std::vector<EndpointVerdict> out(ranks);
   for (int r = 0; r < ranks; ++r) out[r].rank = r;
+  // Each rank's directions, so judging a rank does not scan every direction (32k ranks).
+  std::vector<std::vector<const DirectionVerdict*>> of_rank(ranks);
   bool any_interrupted = false;
   for (const auto& d : directions) {
+    if (d.from >= 0 && d.from < ranks) of_rank[d.from].push_back(&d);
+    if (d.to != d.from && d.to >= 0 && d.to < ranks) of_rank[d.to].push_back(&d);
     for (int r : {d.from, d.to}) {
       if (r < 0 || r >= ranks) continue;
       auto& e = out[r];
@@ -85,8 +89,8 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
       bad_on_own.insert(e.rank);
     } else if (e.directions > 0 && e.bad == e.directions) {
       bool failed = false;
-      for (const auto& d : directions)
-        if ((d.from == e.rank || d.to == e.rank) && d.verdict == Verdict::Failed) failed = true;
+      for (const auto* d : of_rank[e.rank])
+        if (d->verdict == Verdict::Failed) failed = true;
       e.verdict = failed ? Verdict::Failed : Verdict::Slow;
       e.reason = fmt::format("all {} measured directions {}", e.directions, failed ? "slow or failed" : "slow");
       bad_on_own.insert(e.rank);
@@ -100,11 +104,11 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
       continue;
     }
     std::vector<std::string> unexplained;
-    for (const auto& d : directions) {
-      if (!bad(d.verdict) || (d.from != e.rank && d.to != e.rank)) continue;
-      int peer = d.from == e.rank ? d.to : d.from;
+    for (const auto* d : of_rank[e.rank]) {
+      if (!bad(d->verdict)) continue;
+      int peer = d->from == e.rank ? d->to : d->from;
       if (!bad_on_own.count(peer))
-        unexplained.push_back(fmt::format("stage {} {}->{} {}", d.stage, d.from, d.to, to_string(d.verdict)));
+        unexplained.push_back(fmt::format("stage {} {}->{} {}", d->stage, d->from, d->to, to_string(d->verdict)));
     }
     if (unexplained.empty()) {
       e.verdict = Verdict::Pass;

@@ -74,17 +74,26 @@ BurnOutcome load_burn_outcome(const std::string& dir) {
   return burn_outcome(endpoints, burn::load_summary(summary));
 }
 
-std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
-                                        std::vector<std::string>& notes) {
+RoutedBurn route_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                      const BurnOutcome& outcome, std::vector<std::string>& notes) {
   const auto by_guid = ports_by_guid(fabric);
   auto endpoint = [&](int rank) -> const topo::PortEnd* {
     if (rank < 0 || static_cast<size_t>(rank) >= outcome.port_guid_by_rank.size()) return nullptr;
     auto it = by_guid.find(outcome.port_guid_by_rank[rank]);
     return it == by_guid.end() ? nullptr : &it->second;
   };
-  std::vector<RoutedDirection> out;
+  auto is_slow = [](const BurnDirection& d) {
+    return d.verdict == burn::Verdict::Slow || d.verdict == burn::Verdict::Failed;
+  };
+  // Healthy evidence only matters when something is slow; without it, healthy directions
+  // are only checked for a route (for the notes).
+  const bool any_slow = std::any_of(outcome.directions.begin(), outcome.directions.end(), is_slow);
+  RoutedBurn out{{}, HealthyEvidence(any_slow ? cables.size() : 0)};
+  // Healthy directions through the same split share its path: spread once per split.
+  std::map<std::pair<topo::NodeId, topo::NodeId>, size_t> healthy_splits;
+  SplitRoute split;
   for (const auto& d : outcome.directions) {
-    bool slow = d.verdict == burn::Verdict::Slow || d.verdict == burn::Verdict::Failed;
+    bool slow = is_slow(d);
     if (!slow && d.verdict != burn::Verdict::Pass) continue;
     const topo::PortEnd* a = endpoint(d.from);
     const topo::PortEnd* b = endpoint(d.to);
@@ -94,21 +103,41 @@ std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router
     }
     RoutedDirection r{d.from, d.to, {{}, slow}};
     try {
-      router.route(*a, *b, r.observed.path);
+      if (slow)
+        router.route(*a, *b, r.observed.path);
+      else
+        router.route_split(*a, *b, split);
     } catch (const RoutingError& e) {
       notes.push_back(e.what());
       continue;
     }
-    out.push_back(std::move(r));
+    if (slow) {
+      out.slow.push_back(std::move(r));
+    } else if (any_slow) {
+      out.healthy.add(split.edges);
+      if (split.split()) ++healthy_splits[{split.from, split.to}];
+    }
+  }
+  SplitSpread spread;
+  PathShares path;
+  for (const auto& [ends, times] : healthy_splits) {
+    spread.spread(router, ends.second, {{ends.first, 1.0}});
+    path.clear();
+    for (const auto& c : spread.carried()) path.emplace_back(c.edge, c.gbps);
+    out.healthy.add(path, times);
   }
   return out;
 }
 
+std::vector<Suspect> RoutedBurn::localize() const {
+  std::vector<const ObservedFlow*> observed;
+  for (const auto& r : slow) observed.push_back(&r.observed);
+  return plan::localize(observed, healthy);
+}
+
 std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
                                    const BurnOutcome& outcome, std::vector<std::string>& notes) {
-  std::vector<ObservedFlow> observed;
-  for (auto& r : route_burn(fabric, router, outcome, notes)) observed.push_back(std::move(r.observed));
-  return localize(observed, cables.size());
+  return route_burn(fabric, cables, router, outcome, notes).localize();
 }
 
 std::vector<burn::SuspectRecord> suspect_records(const topo::Fabric& fabric, const CableIndex& cables,
@@ -151,10 +180,8 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
   std::vector<std::string> notes;
   const topo::Fabric& fabric = routes_->fabric;
   const CableIndex& cables = *routes_->cables;
-  auto routed = route_burn(fabric, *routes_->router, outcome(summary, endpoints), notes);
-  std::vector<ObservedFlow> observed;
-  for (const auto& r : routed) observed.push_back(r.observed);
-  auto found = localize(observed, cables.size());
+  const RoutedBurn routed = route_burn(fabric, cables, *routes_->router, outcome(summary, endpoints), notes);
+  auto found = routed.localize();
   std::sort(notes.begin(), notes.end());
   notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
   summary.doc.suspects = suspect_records(fabric, cables, found);
@@ -180,7 +207,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     summary.findings.push_back(std::move(f));
     summary.doc.pass = false;
   }
-  const auto explained = explained_ranks(routed, confident);
+  const auto explained = explained_ranks(routed.slow, confident);
   std::erase_if(summary.findings, [&](const Finding& f) {
     return f.kind == "suspect_endpoint" && explained.count(f.details.at("rank").get<int>());
   });

@@ -41,10 +41,17 @@ struct RoutedDirection {
   ObservedFlow observed;
 };
 
+struct RoutedBurn {
+  std::vector<RoutedDirection> slow;  // with their paths
+  HealthyEvidence healthy;            // summed only when some direction is slow
+  // localize() on this evidence.
+  std::vector<Suspect> localize() const;
+};
+
 // Directions judged "slow" or "failed" are slow evidence, "pass" healthy; others are
 // ignored. `notes` receives the directions that could not be routed (unknown GUID...).
-std::vector<RoutedDirection> route_burn(const topo::Fabric& fabric, const Router& router, const BurnOutcome& outcome,
-                                        std::vector<std::string>& notes);
+RoutedBurn route_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
+                      const BurnOutcome& outcome, std::vector<std::string>& notes);
 std::vector<Suspect> localize_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
                                    const BurnOutcome& outcome, std::vector<std::string>& notes);
 

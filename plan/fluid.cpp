@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace ibburn::plan {
 
@@ -14,47 +15,106 @@ std::vector<double> degraded_capacities(const CableIndex& cables, const std::uno
   return cap;
 }
 
-FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity) {
+namespace {
+
+// Progressive filling. `router` spreads the flows' splits (null when there are none).
+FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, const std::vector<double>& capacity) {
   const size_t nf = flows.size(), ne = capacity.size();
   FluidResult r;
   r.flow_gbps.assign(nf, 0.0);
   r.edge_gbps.assign(ne, 0.0);
   std::vector<char> active(nf, 1);
   size_t remaining = 0;
+  // Flows by the switch their split leads to: each round spreads one unit per active flow
+  // from its entry switch down that switch's split, all flows towards it at once.
+  std::map<topo::NodeId, std::vector<size_t>> by_split;
   for (size_t f = 0; f < nf; ++f) {
-    if (flows[f].demand_gbps <= 0 || flows[f].path.empty())
+    const SplitRoute& route = flows[f].route;
+    if (flows[f].demand_gbps <= 0 || (route.edges.empty() && !route.split())) {
       active[f] = 0;
-    else
-      ++remaining;
+      continue;
+    }
+    ++remaining;
+    if (route.split()) by_split[route.to].push_back(f);
   }
   std::vector<double> weight(ne);
+  SplitSpread spread;
+  std::vector<std::pair<topo::NodeId, double>> entries;
+  auto spread_active = [&](topo::NodeId to, const std::vector<size_t>& group) {
+    entries.clear();
+    for (size_t f : group)
+      if (active[f]) entries.emplace_back(flows[f].route.from, 1.0);
+    if (entries.empty()) return false;
+    spread.spread(*router, to, entries);
+    return true;
+  };
   constexpr double kEps = 1e-9;
+  auto full = [&](EdgeId e) { return r.edge_gbps[e] >= capacity[e] - 1e-7 * std::max(1.0, capacity[e]); };
+  std::vector<char> blocked;  // by node: a split hop from it leads to a full edge
   // Each round raises all active flows equally until an edge fills or a flow reaches its
   // demand, then freezes those flows. Rounds <= number of distinct bottlenecks.
   while (remaining > 0) {
     std::fill(weight.begin(), weight.end(), 0.0);
     for (size_t f = 0; f < nf; ++f)
       if (active[f])
-        for (auto [e, share] : flows[f].path) weight[e] += share;
+        for (auto [e, share] : flows[f].route.edges) weight[e] += share;
+    for (const auto& [to, group] : by_split)
+      if (spread_active(to, group))
+        for (const auto& c : spread.carried()) weight[c.edge] += c.gbps;
     double step = std::numeric_limits<double>::infinity();
     for (size_t e = 0; e < ne; ++e)
       if (weight[e] > kEps) step = std::min(step, std::max(0.0, capacity[e] - r.edge_gbps[e]) / weight[e]);
     for (size_t f = 0; f < nf; ++f)
       if (active[f]) step = std::min(step, flows[f].demand_gbps - r.flow_gbps[f]);
-    for (size_t f = 0; f < nf; ++f) {
-      if (!active[f]) continue;
-      r.flow_gbps[f] += step;
-      for (auto [e, share] : flows[f].path) r.edge_gbps[e] += step * share;
-    }
+    for (size_t f = 0; f < nf; ++f)
+      if (active[f]) r.flow_gbps[f] += step;
+    for (size_t e = 0; e < ne; ++e) r.edge_gbps[e] += step * weight[e];
+
+    std::vector<size_t> freeze;
     for (size_t f = 0; f < nf; ++f) {
       if (!active[f]) continue;
       bool frozen = r.flow_gbps[f] >= flows[f].demand_gbps - kEps;
-      for (auto [e, share] : flows[f].path)
-        if (share > kEps && r.edge_gbps[e] >= capacity[e] - 1e-7 * std::max(1.0, capacity[e])) frozen = true;
-      if (frozen) active[f] = 0, --remaining;
+      for (auto [e, share] : flows[f].route.edges)
+        if (share > kEps && full(e)) frozen = true;
+      if (frozen) freeze.push_back(f);
     }
+    // A split flow stops when any edge of its split is full: every hop reachable from its
+    // entry carries part of it. Farthest nodes are visited first, so walk them backwards.
+    for (const auto& [to, group] : by_split) {
+      if (!spread_active(to, group)) continue;
+      const auto& visits = spread.visits();
+      const auto& carried = spread.carried();
+      for (auto v = visits.rbegin(); v != visits.rend(); ++v) {
+        bool b = false;
+        for (size_t i = v->begin; i < v->end && !b; ++i)
+          b = full(carried[i].edge) || (carried[i].next < blocked.size() && blocked[carried[i].next]);
+        if (v->node >= blocked.size()) blocked.resize(v->node + 1, 0);
+        blocked[v->node] = b;
+      }
+      for (size_t f : group)
+        if (active[f] && blocked[flows[f].route.from]) freeze.push_back(f);
+      for (const auto& v : visits) blocked[v.node] = 0;
+    }
+    for (size_t f : freeze)
+      if (active[f]) active[f] = 0, --remaining;
   }
   return r;
+}
+
+}  // namespace
+
+FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity) {
+  std::vector<SplitFlow> explicit_flows(flows.size());
+  for (size_t f = 0; f < flows.size(); ++f) {
+    explicit_flows[f].route.edges = flows[f].path;
+    explicit_flows[f].demand_gbps = flows[f].demand_gbps;
+  }
+  return max_min(explicit_flows, nullptr, capacity);
+}
+
+FluidResult simulate_max_min(const std::vector<SplitFlow>& flows, const Router& router,
+                             const std::vector<double>& capacity) {
+  return max_min(flows, &router, capacity);
 }
 
 }  // namespace ibburn::plan

@@ -15,13 +15,24 @@ struct FluidFlow {
   double demand_gbps = 0;  // what the sender can push (its line rate)
 };
 
+// A flow as its router gives it (Router::route_split): flows towards the same switch are
+// spread over that switch's split together, so no flow keeps its own path list (a flow
+// under adaptive routing on a 32k-HCA fat tree crosses ~2,000 cable directions).
+struct SplitFlow {
+  SplitRoute route;
+  double demand_gbps = 0;
+};
+
 struct FluidResult {
   std::vector<double> flow_gbps;  // per flow
   std::vector<double> edge_gbps;  // per edge, total carried
 };
 
-// `capacity_gbps` per edge (defaults to the cable index's capacities when empty).
+// `capacity_gbps` per edge.
 FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity_gbps);
+// The same model; `router` describes the flows' splits.
+FluidResult simulate_max_min(const std::vector<SplitFlow>& flows, const Router& router,
+                             const std::vector<double>& capacity_gbps);
 
 // Edge capacities with some cables scaled, e.g. {edge: 0.25} for a cable at 25%.
 std::vector<double> degraded_capacities(const CableIndex& cables, const std::unordered_map<EdgeId, double>& scale);

@@ -4,20 +4,31 @@
 
 namespace ibburn::plan {
 
+void HealthyEvidence::add(const PathShares& path, size_t times) {
+  for (auto [e, s] : path)
+    if (s >= min_share) share[e] += s * static_cast<double>(times), flows[e] += times;
+}
+
 std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count, double min_share) {
+  HealthyEvidence healthy(edge_count, min_share);
+  std::vector<const ObservedFlow*> slow;
+  for (const auto& f : flows)
+    if (f.slow)
+      slow.push_back(&f);
+    else
+      healthy.add(f.path);
+  return localize(slow, healthy);
+}
+
+std::vector<Suspect> localize(const std::vector<const ObservedFlow*>& slow_flows, const HealthyEvidence& evidence) {
+  const double min_share = evidence.min_share;
+  const size_t edge_count = evidence.share.size();
+  const std::vector<double>& healthy = evidence.share;
+  const std::vector<size_t>& healthy_n = evidence.flows;
   auto through = [min_share](const ObservedFlow& f, EdgeId e) {
     return std::any_of(f.path.begin(), f.path.end(), [&](auto es) { return es.first == e && es.second >= min_share; });
   };
-  std::vector<double> healthy(edge_count, 0.0);
-  std::vector<size_t> healthy_n(edge_count, 0);
-  for (const auto& f : flows)
-    if (!f.slow)
-      for (auto [e, share] : f.path)
-        if (share >= min_share) healthy[e] += share, ++healthy_n[e];
-
-  std::vector<const ObservedFlow*> unexplained;
-  for (const auto& f : flows)
-    if (f.slow) unexplained.push_back(&f);
+  std::vector<const ObservedFlow*> unexplained = slow_flows;
 
   std::vector<Suspect> out;
   std::vector<double> slow(edge_count);

@@ -31,6 +31,20 @@ struct Suspect {
 constexpr double kMinShare = 0.01;
 std::vector<Suspect> localize(const std::vector<ObservedFlow>& flows, size_t edge_count, double min_share = kMinShare);
 
+// What the healthy flows say about each cable, summed flow by flow so that no healthy flow's
+// path need be kept (32k flows of ~2,000 edges each under adaptive routing).
+struct HealthyEvidence {
+  explicit HealthyEvidence(size_t edge_count, double at_least = kMinShare)
+      : min_share(at_least), share(edge_count, 0.0), flows(edge_count, 0) {}
+  // `times` healthy flows over `path`.
+  void add(const PathShares& path, size_t times = 1);
+  double min_share;
+  std::vector<double> share;  // per edge: summed shares of healthy flows (at >= min_share)
+  std::vector<size_t> flows;  // per edge: how many healthy flows crossed it (at >= min_share)
+};
+// The same from the slow flows and the healthy flows' evidence.
+std::vector<Suspect> localize(const std::vector<const ObservedFlow*>& slow, const HealthyEvidence& healthy);
+
 // Below this a suspect shares the blame with other cables (ties) or with healthy traffic.
 constexpr double kConfident = 0.75;
 bool ambiguous(const std::vector<Suspect>& suspects);

@@ -51,94 +51,146 @@ void LftRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) con
   throw RoutingError("routing loop towards " + fabric_.port_name(dst));
 }
 
+void Router::route_split(topo::PortEnd src, topo::PortEnd dst, SplitRoute& out) const {
+  out.edges.clear();
+  out.from = out.to = SplitRoute::kNone;
+  route(src, dst, out.edges);
+}
+
+int Router::split_hops(topo::NodeId at, topo::NodeId to, std::vector<Hop>& out) const {
+  out.clear();
+  return at == to ? 0 : -1;
+}
+
+void SplitSpread::spread(const Router& router, topo::NodeId to,
+                         const std::vector<std::pair<topo::NodeId, double>>& entries) {
+  visits_.clear();
+  carried_.clear();
+  auto reach = [&](topo::NodeId v, int level, double traffic) {
+    if (v >= traffic_.size()) traffic_.resize(v + 1, 0.0), seen_.resize(v + 1, 0);
+    if (!seen_[v]) seen_[v] = 1, levels_[level].push_back(v);
+    traffic_[v] += traffic;
+  };
+  int top = 0;
+  for (auto [node, traffic] : entries) {
+    const int d = router.split_hops(node, to, hops_);
+    if (d < 0) throw RoutingError("no path towards the split's destination");
+    if (levels_.size() <= static_cast<size_t>(d)) levels_.resize(d + 1);
+    reach(node, d, traffic);
+    top = std::max(top, d);
+  }
+  // Every hop leads one level down, so level k is complete before it is spread.
+  for (int k = top; k > 0; --k)
+    for (topo::NodeId u : levels_[k]) {
+      router.split_hops(u, to, hops_);
+      const size_t begin = carried_.size();
+      for (const Hop& h : hops_) {
+        carried_.push_back({h.edge, h.next, traffic_[u] * h.fraction});
+        reach(h.next, k - 1, traffic_[u] * h.fraction);
+      }
+      visits_.push_back({u, begin, carried_.size()});
+    }
+  for (int k = 0; k <= top; ++k) {
+    for (topo::NodeId v : levels_[k]) traffic_[v] = 0, seen_[v] = 0;
+    levels_[k].clear();
+  }
+}
+
+namespace {
+constexpr uint32_t kNotSwitch = UINT32_MAX;
+}
+
 struct AdaptiveRouter::ToDestination {
-  std::vector<int32_t> dist;  // hops to the destination switch, -1 unreachable
-  std::vector<double> paths;  // number of shortest paths to the destination switch
+  std::vector<int32_t> dist;  // by switch index: hops to the destination switch, -1 unreachable
+  std::vector<double> paths;  // by switch index: number of shortest paths to it
 };
 
 AdaptiveRouter::AdaptiveRouter(const topo::Fabric& fabric, const CableIndex& cables)
-    : fabric_(fabric), cables_(cables), adj_(fabric.size()) {
+    : fabric_(fabric), cables_(cables), switch_index_(fabric.size(), kNotSwitch) {
+  uint32_t switches = 0;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n)
+    if (fabric.node(n).is_switch()) switch_index_[n] = switches++;
+  adj_.resize(switches);
+  towards_.resize(switches);
   for (EdgeId e = 0; e < cables.size(); ++e) {
     const Edge& ed = cables.edge(e);
-    if (fabric.node(ed.from.node).is_switch() && fabric.node(ed.to.node).is_switch())
-      adj_[ed.from.node].emplace_back(e, ed.to.node);
+    if (switch_index_[ed.from.node] != kNotSwitch && switch_index_[ed.to.node] != kNotSwitch)
+      adj_[switch_index_[ed.from.node]].push_back({e, ed.to.node, switch_index_[ed.to.node]});
   }
 }
 
 AdaptiveRouter::~AdaptiveRouter() = default;
 
 const AdaptiveRouter::ToDestination& AdaptiveRouter::towards(topo::NodeId d) const {
-  auto it = cache_.find(d);
-  if (it != cache_.end()) return *it->second;
+  const uint32_t di = switch_index_[d];
+  if (towards_[di]) return *towards_[di];
   auto td = std::make_unique<ToDestination>();
-  td->dist.assign(fabric_.size(), -1);
-  td->paths.assign(fabric_.size(), 0.0);
+  td->dist.assign(adj_.size(), -1);
+  td->paths.assign(adj_.size(), 0.0);
   // Links are symmetric, so BFS over outgoing edges from d gives distances towards d.
   std::vector<topo::NodeId> order{d};
-  td->dist[d] = 0;
-  td->paths[d] = 1;
+  td->dist[di] = 0;
+  td->paths[di] = 1;
   for (size_t i = 0; i < order.size(); ++i) {
-    topo::NodeId u = order[i];
-    for (auto [e, v] : adj_[u]) {
-      if (td->dist[v] < 0) {
-        td->dist[v] = td->dist[u] + 1;
-        order.push_back(v);
+    const uint32_t u = switch_index_[order[i]];
+    for (const Link& l : adj_[u]) {
+      const uint32_t vi = l.next_index;
+      if (td->dist[vi] < 0) {
+        td->dist[vi] = td->dist[u] + 1;
+        order.push_back(l.next);
       }
       // Each parallel cable is a distinct path.
-      if (td->dist[v] == td->dist[u] + 1) td->paths[v] += td->paths[u];
+      if (td->dist[vi] == td->dist[u] + 1) td->paths[vi] += td->paths[u];
     }
   }
-  auto& ref = *td;
-  cache_.emplace(d, std::move(td));
-  return ref;
+  towards_[di] = std::move(td);
+  return *towards_[di];
 }
 
-PathShares AdaptiveRouter::switch_shares(topo::NodeId s, topo::NodeId d) const {
-  const ToDestination& td = towards(d);
-  if (td.dist[s] < 0) throw RoutingError("no path from " + fabric_.node(s).name + " to " + fabric_.node(d).name);
-  // Push the flow down the shortest-path DAG level by level; each node splits what reaches
-  // it over its next hops in proportion to their path counts.
-  PathShares out;
-  std::vector<std::pair<topo::NodeId, double>> level{{s, 1.0}}, next;
-  std::unordered_map<topo::NodeId, double> acc;
-  while (!level.empty()) {
-    acc.clear();
-    next.clear();
-    for (auto [u, share] : level) {
-      if (u == d) continue;
-      for (auto [e, v] : adj_[u]) {
-        if (td.dist[v] != td.dist[u] - 1) continue;
-        double part = share * td.paths[v] / td.paths[u];
-        out.emplace_back(e, part);
-        auto [it, fresh] = acc.emplace(v, 0.0);
-        if (fresh) next.emplace_back(v, 0.0);
-        it->second += part;
-      }
-    }
-    for (auto& [v, share] : next) share = acc[v];
-    level.swap(next);
-  }
-  return out;
+int AdaptiveRouter::split_hops(topo::NodeId at, topo::NodeId to, std::vector<Hop>& out) const {
+  // Each node splits what reaches it over its next hops in proportion to their path counts.
+  out.clear();
+  const ToDestination& td = towards(to);
+  const uint32_t ai = switch_index_[at];
+  const int d = td.dist[ai];
+  if (d <= 0) return d;
+  for (const Link& l : adj_[ai])
+    if (td.dist[l.next_index] == d - 1) out.push_back({l.edge, l.next, td.paths[l.next_index] / td.paths[ai]});
+  return d;
 }
 
-void AdaptiveRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) const {
+void AdaptiveRouter::route_split(topo::PortEnd src, topo::PortEnd dst, SplitRoute& out) const {
   if (!cables_.has_out_edge(src)) throw RoutingError(fabric_.port_name(src) + " is not cabled");
   if (!cables_.has_out_edge(dst)) throw RoutingError(fabric_.port_name(dst) + " is not cabled");
   EdgeId first = cables_.out_edge(src);
   EdgeId last = cables_.reverse(cables_.out_edge(dst));
   topo::NodeId s = cables_.edge(first).to.node;
   topo::NodeId d = cables_.edge(last).from.node;
-  out.emplace_back(first, 1.0);
-  if (s != d) {
-    const uint64_t key = (uint64_t(s) << 32) | d;
-    auto hit = pair_cache_.find(key);
-    if (hit == pair_cache_.end()) {
-      if (pair_cache_.size() >= 8192) pair_cache_.clear();
-      hit = pair_cache_.emplace(key, switch_shares(s, d)).first;
+  out.edges.clear();
+  out.edges.emplace_back(first, 1.0);
+  out.edges.emplace_back(last, 1.0);
+  out.from = out.to = SplitRoute::kNone;
+  if (s == d) return;
+  if (switch_index_[s] == kNotSwitch || switch_index_[d] == kNotSwitch || towards(d).dist[switch_index_[s]] < 0)
+    throw RoutingError("no path from " + fabric_.node(s).name + " to " + fabric_.node(d).name);
+  out.from = s;
+  out.to = d;
+}
+
+void AdaptiveRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) const {
+  SplitRoute r;
+  route_split(src, dst, r);
+  out.push_back(r.edges.front());
+  if (r.split()) {
+    if (last_pair_ != std::pair{r.from, r.to}) {
+      spread_.spread(*this, r.to, {{r.from, 1.0}});
+      last_split_.clear();
+      for (const auto& c : spread_.carried()) last_split_.emplace_back(c.edge, c.gbps);
+      last_pair_ = {r.from, r.to};
     }
-    out.insert(out.end(), hit->second.begin(), hit->second.end());
+    out.insert(out.end(), last_split_.begin(), last_split_.end());
   }
-  out.emplace_back(last, 1.0);
+  out.push_back(r.edges.back());
 }
 
 }  // namespace ibburn::plan

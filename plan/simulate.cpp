@@ -10,9 +10,9 @@ namespace {
 void run_stage(const CableIndex& cables, const Router& router, const std::vector<topo::PortEnd>& endpoints,
                const std::vector<PlannedFlow>& flows, int stage, const std::vector<double>& capacity, double threshold,
                SimulationReport& report) {
-  std::vector<FluidFlow> fluid;
-  for (const PlannedFlow& f : flows) fluid.push_back(fluid_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
-  FluidResult r = simulate_max_min(fluid, capacity);
+  std::vector<SplitFlow> fluid;
+  for (const PlannedFlow& f : flows) fluid.push_back(split_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
+  FluidResult r = simulate_max_min(fluid, router, capacity);
   double total = 0;
   for (size_t i = 0; i < flows.size(); ++i) {
     SimulatedFlow f{stage, flows[i], fluid[i].demand_gbps, r.flow_gbps[i], false};
@@ -25,11 +25,24 @@ void run_stage(const CableIndex& cables, const Router& router, const std::vector
 
 }  // namespace
 
+namespace {
+// The smaller line rate of the two HCA ports.
+double demand(const CableIndex& cables, topo::PortEnd src, topo::PortEnd dst) {
+  return std::min(cables.edge(cables.out_edge(src)).capacity_gbps, cables.edge(cables.out_edge(dst)).capacity_gbps);
+}
+}  // namespace
+
 FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
   FluidFlow f;
-  f.demand_gbps =
-      std::min(cables.edge(cables.out_edge(src)).capacity_gbps, cables.edge(cables.out_edge(dst)).capacity_gbps);
+  f.demand_gbps = demand(cables, src, dst);
   router.route(src, dst, f.path);
+  return f;
+}
+
+SplitFlow split_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
+  SplitFlow f;
+  f.demand_gbps = demand(cables, src, dst);
+  router.route_split(src, dst, f.route);
   return f;
 }
 

@@ -26,7 +26,7 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
   burn::StageResult r;
   r.index = index;
   r.name = stage.name;
-  std::vector<FluidFlow> fluid;
+  std::vector<SplitFlow> fluid;
   std::vector<burn::DirectionResult*> routed;
   r.flows.reserve(stage.flows.size());
   for (std::uint32_t id = 0; id < stage.flows.size(); ++id) {
@@ -46,14 +46,14 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
     for (auto& d : fr.directions) {
       d.seconds = seconds;
       try {
-        fluid.push_back(fluid_flow(*m.cables, *m.router, endpoints[d.from], endpoints[d.to]));
+        fluid.push_back(split_flow(*m.cables, *m.router, endpoints[d.from], endpoints[d.to]));
         routed.push_back(&d);
       } catch (const RoutingError& e) {
         d.status = burn::DirectionStatus::Failed;
         d.reason = e.what();
       }
     }
-  FluidResult fr = simulate_max_min(fluid, capacity);
+  FluidResult fr = simulate_max_min(fluid, *m.router, capacity);
   edge_gbps = std::move(fr.edge_gbps);
   for (size_t i = 0; i < routed.size(); ++i) {
     burn::DirectionResult& d = *routed[i];

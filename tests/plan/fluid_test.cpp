@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "fat_tree_fixture.h"
+#include "plan/simulate.h"
+
 using namespace ibburn::plan;
 
 TEST(Fluid, MaxMinFairSharesABottleneck) {
@@ -27,4 +32,54 @@ TEST(Fluid, SplitFlowsFillTheirSharePerEdge) {
 TEST(Fluid, FlowsWithoutDemandGetNothing) {
   auto r = simulate_max_min({{{{0, 1.0}}, 0}}, {100});
   EXPECT_EQ(r.flow_gbps[0], 0);
+}
+
+// The split model (flows towards one switch spread together) against full path lists, on a
+// fat tree with parallel cables, one leaf-spine cable at 25% and more traffic than the
+// uplinks hold, so flows freeze at different bottlenecks over several rounds.
+namespace {
+
+void expect_same_as_full_paths(const Router& router, const CableIndex& cables, const fixture::FatTree& t) {
+  std::unordered_map<EdgeId, double> degrade;
+  const EdgeId bad = cables.out_edge({t.leaves[0], 5});  // leaf0's first uplink
+  degrade[bad] = degrade[cables.reverse(bad)] = 0.25;
+  const auto capacity = degraded_capacities(cables, degrade);
+  std::vector<FluidFlow> full;
+  std::vector<SplitFlow> split;
+  const int n = static_cast<int>(t.hosts.size());
+  for (int i = 0; i < n; ++i)
+    for (int k : {1, 5, 11}) {
+      ibburn::topo::PortEnd src{t.hosts[i], 1}, dst{t.hosts[(i + k) % n], 1};
+      full.push_back(fluid_flow(cables, router, src, dst));
+      split.push_back(split_flow(cables, router, src, dst));
+    }
+  const FluidResult a = simulate_max_min(full, capacity);
+  const FluidResult b = simulate_max_min(split, router, capacity);
+  ASSERT_EQ(a.flow_gbps.size(), b.flow_gbps.size());
+  for (size_t f = 0; f < a.flow_gbps.size(); ++f) EXPECT_NEAR(a.flow_gbps[f], b.flow_gbps[f], 1e-6) << "flow " << f;
+  for (size_t e = 0; e < a.edge_gbps.size(); ++e) EXPECT_NEAR(a.edge_gbps[e], b.edge_gbps[e], 1e-6) << "edge " << e;
+  // Not a trivial case: the slow cable and the oversubscribed uplinks give distinct rates.
+  const auto [lo, hi] = std::minmax_element(a.flow_gbps.begin(), a.flow_gbps.end());
+  EXPECT_LT(*lo, 0.9 * *hi);
+  EXPECT_GT(*lo, 0);
+  EXPECT_NEAR(a.edge_gbps[bad], capacity[bad], 1e-6);
+}
+
+}  // namespace
+
+TEST(Fluid, SplitRoutesGiveTheSameRatesAsFullPathsUnderAdaptiveRouting) {
+  auto t = fixture::make_fat_tree(4, 4, 2, 2);
+  CableIndex cables(t.fabric, 200);
+  AdaptiveRouter router(t.fabric, cables);
+  SplitRoute r;
+  router.route_split({t.hosts[0], 1}, {t.hosts[5], 1}, r);
+  EXPECT_TRUE(r.split());  // the case under test: no flow holds its switch-to-switch path
+  expect_same_as_full_paths(router, cables, t);
+}
+
+TEST(Fluid, SplitRoutesGiveTheSameRatesAsFullPathsUnderStaticRouting) {
+  auto t = fixture::make_fat_tree(4, 4, 2, 2);
+  CableIndex cables(t.fabric, 200);
+  LftRouter router(t.fabric, cables, t.lfts);
+  expect_same_as_full_paths(router, cables, t);
 }
