@@ -76,8 +76,8 @@ class SplitSpread {
   const std::vector<Carried>& carried() const { return carried_; }
 
  private:
-  std::vector<double> traffic_;  // by node, zero outside a spread
-  std::vector<char> seen_;       // by node
+  std::vector<double> traffic_;                    // by node, zero outside a spread
+  std::vector<char> seen_;                         // by node
   std::vector<std::vector<topo::NodeId>> levels_;  // by distance
   std::vector<Visit> visits_;
   std::vector<Carried> carried_;
@@ -124,7 +124,7 @@ class AdaptiveRouter : public Router {
     topo::NodeId next;
     uint32_t next_index;  // the next switch's index
   };
-  std::vector<std::vector<Link>> adj_;  // switch-to-switch, per switch index
+  std::vector<std::vector<Link>> adj_;                           // switch-to-switch, per switch index
   mutable std::vector<std::unique_ptr<ToDestination>> towards_;  // by switch index
   mutable SplitSpread spread_;
   // The last switch pair's split path: flows in switch order (the planner's shifts) come in

@@ -26,8 +26,8 @@ constexpr int kMaxRouteHops = 63;  // a directed route's initial path holds 64 b
 constexpr size_t kWindow = 8;
 constexpr uint32_t kCapHasExtSpeeds = 1u << 14;
 constexpr uint32_t kMellanoxBull = 0x119f;
-constexpr uint32_t kPhysLinkUp = 5;    // PortInfo PortPhysicalState
-constexpr uint32_t kSpeedQdr = 4;      // PortInfo LinkSpeedActive: 10 Gb/s per lane
+constexpr uint32_t kPhysLinkUp = 5;  // PortInfo PortPhysicalState
+constexpr uint32_t kSpeedQdr = 4;    // PortInfo LinkSpeedActive: 10 Gb/s per lane
 
 // The ports of a directed route from the local port: port[1..hops].
 struct Route {
@@ -73,8 +73,7 @@ bool has_mlnx_ext_port_info(uint32_t vendor, uint32_t device) {
 // A QDR link without extended speeds may be FDR10: only ExtendedPortInfo tells.
 bool may_be_fdr10(const SmpData& cap_info, const SmpData& info) {
   const bool has_ext = field(cap_info, IB_PORT_CAPMASK_F) & kCapHasExtSpeeds;
-  return field(info, IB_PORT_PHYS_STATE_F) == kPhysLinkUp &&
-         field(info, IB_PORT_LINK_SPEED_ACTIVE_F) == kSpeedQdr &&
+  return field(info, IB_PORT_PHYS_STATE_F) == kPhysLinkUp && field(info, IB_PORT_LINK_SPEED_ACTIVE_F) == kSpeedQdr &&
          (!has_ext || field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F) == 0);
 }
 
@@ -246,7 +245,8 @@ class Walker {
     }
     if (asked.empty()) return;
     std::vector<MadRequest> reqs;
-    for (const Asked* q : asked) reqs.push_back(smp_get(kAttrMlnxExtPortInfo, static_cast<uint32_t>(q->port), *q->route));
+    for (const Asked* q : asked)
+      reqs.push_back(smp_get(kAttrMlnxExtPortInfo, static_cast<uint32_t>(q->port), *q->route));
     std::vector<MadResult> results = window_.run(reqs);
     for (size_t i = 0; i < asked.size(); ++i)
       if (results[i].ok()) copy_smp(fabric_.nodes[asked[i]->node].ports[asked[i]->port].ext_info, results[i]);

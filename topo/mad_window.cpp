@@ -42,7 +42,7 @@ void encode_header(uint8_t* mad, const MadRequest& r, uint32_t tid) {
   put32(mad + 20, r.attr_mod);
   std::memcpy(mad + kMadDataOffset, r.data.data(), kMadDataSize);
   if (r.mgmt_class == kClassSmiDirected) {
-    mad[7] = r.dr_hops;  // HopPointer (byte 6) starts at 0
+    mad[7] = r.dr_hops;               // HopPointer (byte 6) starts at 0
     put16(mad + 32, kPermissiveLid);  // DrSLID, DrDLID: the whole route is directed
     put16(mad + 34, kPermissiveLid);
   }

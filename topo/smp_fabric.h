@@ -29,7 +29,7 @@ struct SmpNode {
   uint64_t guid = 0;
   int num_ports = 0;
   SmpData node_info{};
-  std::string description;  // NodeDescription, at most 64 bytes
+  std::string description;     // NodeDescription, at most 64 bytes
   std::vector<SmpPort> ports;  // 0..num_ports
 };
 
