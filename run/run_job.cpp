@@ -112,7 +112,7 @@ class Job : public burn::Explainer {
     run.plan = plan_over(run.endpoints);
     for (const auto& d : o_.routes.degrade) plan::parse_degrade(d, model_->fabric, *model_->cables, run.degrade);
     step("plan", t0, fmt::format("{} stage(s) for {} ranks", run.plan.stages.size(), run.endpoints.size()));
-    step("host", t0, "skipped: the sim transport has no hosts");
+    step("host", Clock::now(), "skipped: the sim transport has no hosts");
     if (sweeper_) {
       std::string console = o_.sim_console;
       if (console.empty())

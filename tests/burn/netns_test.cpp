@@ -58,6 +58,23 @@ class BurnNetns : public MpiRunTest {
     for (const char* n : {"0", "1", "2", "3", "br"}) sh("ip netns del " + ns(n));
   }
   std::string ns(const std::string& s) const { return prefix_ + s; }
+  // The four namespaces as host001..host004 of a 2-leaf tree (dir_/tree.*), and the ranks'
+  // HCA ports for --endpoints (dir_/endpoints): their TCP transport reports none.
+  bool write_tree() const {
+    if (sh(ibburn_path() + " wiring gen fat-tree --tiers 2 --radix 4 --hosts 4 --hcas-per-host 1 --rate 4xHDR -o " +
+           dir_ + "/tree") != 0)
+      return false;
+    auto fabric = ibburn::topo::load_fabric_file(dir_ + "/tree.net");
+    std::string endpoints;
+    int rank = 0;
+    for (auto p : ibburn::plan::all_hca_ports(fabric)) {
+      char line[64];
+      std::snprintf(line, sizeof line, "%d 0x%016llx\n", rank++, static_cast<unsigned long long>(fabric.port(p).guid));
+      endpoints += line;
+    }
+    ibburn::write_file_atomic(dir_ + "/endpoints", endpoints);
+    return true;
+  }
   std::string addr(int i) const { return subnet_ + std::to_string(i + 1); }
 
   std::string prefix_, subnet_;
@@ -89,18 +106,7 @@ TEST_F(BurnNetns, SummaryNamesTheSlowHostsCableAfterAProbeStage) {
   // The four namespaces stand for host001..host004 of a 2-leaf tree (TCP over IPoIB, say):
   // --endpoints gives each rank its HCA port. With `pairs`, host 1's one slow flow
   // implicates its whole path, so rank 0 runs a probe stage, then names host002's cable.
-  ASSERT_EQ(sh(ibburn_path() + " wiring gen fat-tree --tiers 2 --radix 4 --hosts 4 --hcas-per-host 1 --rate 4xHDR -o " +
-               dir_ + "/tree"),
-            0);
-  auto fabric = ibburn::topo::load_fabric_file(dir_ + "/tree.net");
-  std::string endpoints;
-  int rank = 0;
-  for (auto p : ibburn::plan::all_hca_ports(fabric)) {
-    char line[64];
-    std::snprintf(line, sizeof line, "%d 0x%016llx\n", rank++, static_cast<unsigned long long>(fabric.port(p).guid));
-    endpoints += line;
-  }
-  ibburn::write_file_atomic(dir_ + "/endpoints", endpoints);
+  ASSERT_TRUE(write_tree());
   std::string args = "--pattern pairs --duration 2s --streams 2 --expect-gbps 0.2 --quiet --netns " + ns("0") + "," +
                      ns("1") + "," + ns("2") + "," + ns("3") + " --bind " + addr(0) + "," + addr(1) + "," + addr(2) +
                      "," + addr(3) + " --fabric " + dir_ + "/tree.net --routing adaptive --endpoints " + dir_ +
@@ -131,21 +137,10 @@ TEST_F(BurnNetns, SummaryNamesTheSlowHostsCableAfterAProbeStage) {
 // cross veth, not the simulated switches, so coverage from counters is off.
 TEST_F(BurnNetns, RunJobChecksSweepsPlansBurnsAndDrainsTheSlowHost) {
   if (!ibburn::testing::SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
-  ASSERT_EQ(sh(ibburn_path() + " wiring gen fat-tree --tiers 2 --radix 4 --hosts 4 --hcas-per-host 1 --rate 4xHDR -o " +
-               dir_ + "/tree"),
-            0);
+  ASSERT_TRUE(write_tree());
   ibburn::testing::SimOptions so;
   so.opensm_args = {"-R", "ftree"};
   ibburn::testing::SimFabric sim(dir_ + "/tree.net", so);
-  auto fabric = ibburn::topo::load_fabric_file(dir_ + "/tree.net");
-  std::string endpoints;
-  int rank = 0;
-  for (auto p : ibburn::plan::all_hca_ports(fabric)) {
-    char line[64];
-    std::snprintf(line, sizeof line, "%d 0x%016llx\n", rank++, static_cast<unsigned long long>(fabric.port(p).guid));
-    endpoints += line;
-  }
-  ibburn::write_file_atomic(dir_ + "/endpoints", endpoints);
   std::string env;
   for (const auto& [k, v] : sim.env()) env += k + "=" + v + " ";
   // The preflight (one rank per host, before the ranks enter their namespaces) attaches
