@@ -154,6 +154,25 @@ std::string counter_table(const nlohmann::json& counters) {
   if (n > 500) out += fmt::format("<p>... and {} more</p>", n - 500);
   return out;
 }
+
+// `ibburn run`'s steps and what changed since the previous run in the history.
+std::string job_section(const burn::JobRecord& job) {
+  std::string out = fmt::format("<h2>Job ({})</h2><table><tr><th>step</th><th>seconds</th><th>outcome</th></tr>",
+                                html_escape(job.outcome));
+  for (const auto& st : job.steps)
+    out += fmt::format("<tr><td>{}</td><td>{:.1f}</td><td>{}</td></tr>", html_escape(st.name), st.seconds,
+                       html_escape(st.outcome));
+  out += "</table>";
+  if (!job.changes) return out;
+  const auto& c = *job.changes;
+  out += fmt::format("<h2>Since run {}: {} new, {} recovered, {} still failing</h2><table>", c.previous_run,
+                     c.new_findings.size(), c.recovered.size(), c.still_failing.size());
+  for (const auto& [label, list] :
+       {std::pair{"new", &c.new_findings}, {"recovered", &c.recovered}, {"still failing", &c.still_failing}})
+    for (const auto& x : *list) out += fmt::format("<tr><td>{}</td><td>{}</td></tr>", label, html_escape(x));
+  return out + "</table>";
+}
+
 }  // namespace
 
 std::string html_report(const RunData& run, const topo::Fabric* fabric, const std::string& title) {
@@ -180,6 +199,7 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
     out += "</div>" + map_svg(m) + "<div id=\"drill\">Click an HCA box under a leaf for its cables.</div>";
     out += "<script>var DRILL=" + drill_data(m) + ";</script>" + kDrillScript;
   }
+  if (run.burn && run.burn->job) out += job_section(*run.burn->job);
   if (run.burn) out += suspects_table(*run.burn) + heat_map(*run.burn);
   if (run.counters) out += counter_table(*run.counters);
   out += "<h2>Findings</h2>";

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -288,6 +289,26 @@ TEST_F(RunSim, CtrlCLeavesACompleteSummaryAndTheLists) {
   EXPECT_TRUE(s["interrupted"].get<bool>());
   for (const char* file : {"drain.txt", "cables.csv", "counters-before.json", "report.html"})
     EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
+}
+
+TEST_F(RunSim, HistorySaysWhatIsNewSinceThePreviousRun) {
+  auto f = start();
+  const std::string db = dir + "/history.sqlite";
+  ASSERT_EQ(run(*f, {"--duration", "500ms", "--history", db}).exit_code, 0);
+  out = dir + "/run2";
+  auto r = run(*f, {"--duration", "2s", "--probes", "0", "--history", db}, [&] {
+    f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
+               "\"[1] PortCounters.SymbolErrorCounter=300");
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto changes = summary()["job"]["changes"];
+  EXPECT_EQ(changes["previous_run"], 1);
+  const auto fresh = changes["new"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(fresh.begin(), fresh.end(), "cable host002 mlx5_0[1] - leaf01[2]: errors_under_load"),
+            fresh.end())
+      << changes.dump(1);
+  EXPECT_TRUE(changes["recovered"].empty()) << changes.dump(1);
+  EXPECT_NE(read(out + "/report.html").find("Since run 1: "), std::string::npos);
 }
 
 }  // namespace
