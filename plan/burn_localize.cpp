@@ -15,7 +15,6 @@
 #include "common/file_io.h"
 
 namespace ibburn::plan {
-namespace {
 
 std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric) {
   std::unordered_map<uint64_t, topo::PortEnd> out;
@@ -24,6 +23,8 @@ std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fa
       if (p.guid && p.number > 0) out.emplace(p.guid, topo::PortEnd{n, p.number});
   return out;
 }
+
+namespace {
 
 // Ranks whose every bad direction crosses one of `culprits`: their "suspect" verdict is the
 // cable's doing.

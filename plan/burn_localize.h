@@ -6,6 +6,7 @@
 // stages while the culprit is ambiguous.
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,9 @@ struct BurnOutcome {
   std::vector<uint64_t> port_guid_by_rank;
   std::vector<BurnDirection> directions;
 };
+
+// Port GUID -> the port (external ports; the first port of a GUID several share).
+std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric);
 
 // From the endpoints (index = rank) and a summary's per-direction verdicts.
 BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const burn::BurnSummary& summary);

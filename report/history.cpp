@@ -12,12 +12,21 @@ namespace ibburn::report {
 
 namespace {
 std::string port_name(const PortRef& p) { return p.node + "[" + std::to_string(p.port) + "]"; }
+}  // namespace
 
 std::string cable_name(const PortRef& a, const PortRef& b) {
   std::string x = port_name(a), y = port_name(b);
   if (y < x) std::swap(x, y);
   return x + " - " + y;
 }
+
+PortRef port_from_text(const std::string& name) {
+  const auto open = name.rfind('[');
+  return open == std::string::npos ? PortRef{name, 0}
+                                   : PortRef{name.substr(0, open), std::atoi(name.c_str() + open + 1)};
+}
+
+namespace {
 
 bool is_hca(const std::string& node) {
   const auto sp = node.find(' ');
@@ -105,15 +114,10 @@ std::vector<Observation> observations(const RunData& run) {
       o.subject_kind = "hca", o.subject = o.subject + " " + ep, out.push_back(o);
     }
     // Cables the burn's localisation named with confidence.
-    auto port_ref = [](const std::string& name) {
-      const auto open = name.rfind('[');
-      return open == std::string::npos ? PortRef{name, 0}
-                                       : PortRef{name.substr(0, open), std::atoi(name.c_str() + open + 1)};
-    };
     for (const auto& x : run.burn->suspects.value_or(std::vector<burn::SuspectRecord>{}))
       if (x.confidence >= 0.75)
-        out.push_back(
-            {"cable", cable_name(port_ref(x.from), port_ref(x.to)), "burn", "suspect_cable", "error", x.cable});
+        out.push_back({"cable", cable_name(port_from_text(x.from), port_from_text(x.to)), "burn", "suspect_cable",
+                       "error", x.cable});
     for (const auto& h : run.burn->host_checks)
       for (const auto& f : h.check.findings)
         out.push_back({"host", h.host, "host", f.kind, to_string(f.severity), f.message});

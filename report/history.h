@@ -22,6 +22,12 @@ struct Observation {
   std::string message;
 };
 
+// "a[p] - b[q]" with the ends in name order: how history (and `ibburn run`'s cable list) names
+// a cable.
+std::string cable_name(const PortRef& a, const PortRef& b);
+// "node[port]" as a PortRef (port 0 without brackets).
+PortRef port_from_text(const std::string& name);
+
 // Pure: what a run says about each subject. Finding ports name nodes; a node named
 // "<host> mlx..." is an HCA of <host> (and counts against the host), any other node a switch;
 // a finding naming two ports is also about the cable between them.

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
+#include <map>
 
 #include <fmt/format.h>
+
+#include "plan/burn_localize.h"
 
 namespace ibburn::run {
 namespace {
@@ -16,18 +18,11 @@ bool judged_under_load(Counter c) {
   return counters::is_error_counter(c) && c != Counter::PortXmitWait && c != Counter::VL15Dropped;
 }
 
-uint64_t key(uint64_t node_guid, int port) { return node_guid * 257 + static_cast<uint64_t>(port); }
-
 std::string ref_name(const PortRef& r) { return fmt::format("{}[{}]", r.node, r.port); }
 
-PortRef edge_ref(const topo::Fabric& f, topo::PortEnd p) {
-  const topo::Node& n = f.node(p.node);
-  return {n.name.empty() ? n.description : n.name, p.port};
-}
+PortRef edge_ref(const topo::Fabric& f, topo::PortEnd p) { return {f.node(p.node).name, p.port}; }
 
-std::string describe(const plan::RouteModel& m, plan::EdgeId e) {
-  return ref_name(edge_ref(m.fabric, m.cables->edge(e).from)) + " -> " + ref_name(edge_ref(m.fabric, m.cables->edge(e).to));
-}
+std::string describe(const plan::RouteModel& m, plan::EdgeId e) { return m.cables->describe(m.fabric, e); }
 
 }  // namespace
 
@@ -40,10 +35,7 @@ counters::Thresholds LoadErrorRules::default_counts() {
 std::vector<std::optional<topo::PortEnd>> rank_ports(const topo::Fabric& fabric,
                                                      const std::vector<uint64_t>& port_guid_by_rank,
                                                      std::vector<int>* missing) {
-  std::unordered_map<uint64_t, topo::PortEnd> by_guid;
-  for (topo::NodeId n = 0; n < fabric.nodes().size(); ++n)
-    for (const auto& p : fabric.node(n).ports)
-      if (p.guid && !fabric.node(n).is_switch()) by_guid.emplace(p.guid, topo::PortEnd{n, p.number});
+  const auto by_guid = plan::ports_by_guid(fabric);
   std::vector<std::optional<topo::PortEnd>> out;
   for (size_t r = 0; r < port_guid_by_rank.size(); ++r) {
     auto it = by_guid.find(port_guid_by_rank[r]);
@@ -127,8 +119,8 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
 }
 
 std::vector<double> seen_octets(const plan::RouteModel& m, const std::vector<counters::PortDelta>& deltas) {
-  std::unordered_map<uint64_t, const counters::PortDelta*> by_port;
-  for (const auto& d : deltas) by_port.emplace(key(d.now->node_guid, d.now->port), &d);
+  std::map<std::pair<uint64_t, int>, const counters::PortDelta*> by_port;
+  for (const auto& d : deltas) by_port.emplace(std::pair(d.now->node_guid, d.now->port), &d);
   std::vector<double> out(m.cables->size(), -1.0);
   for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
     const plan::Edge& edge = m.cables->edge(e);
@@ -136,7 +128,7 @@ std::vector<double> seen_octets(const plan::RouteModel& m, const std::vector<cou
     const bool from_switch = m.fabric.node(edge.from.node).is_switch() || !m.fabric.node(edge.to.node).is_switch();
     const topo::PortEnd at = from_switch ? edge.from : edge.to;
     const Counter c = from_switch ? Counter::PortXmitData : Counter::PortRcvData;
-    auto it = by_port.find(key(m.fabric.node(at.node).guid, at.port));
+    auto it = by_port.find({m.fabric.node(at.node).guid, at.port});
     if (it == by_port.end() || !it->second->delta.has(c)) continue;
     out[e] = 4.0 * static_cast<double>(it->second->delta.get(c));
   }

@@ -93,11 +93,13 @@ class Job : public burn::Explainer {
       sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, so);
       last_ = sweeper_->sweep();
       write_file_atomic(dir_ + "/counters-before.json", counters::to_json(*last_).dump() + "\n");
+      write_counters();
       step("counters", t0, fmt::format("ok: {} ports", last_->ports.size()));
     } else {
       step("counters", t0, "skipped: the fabric came from files (counters need --fabric live)");
     }
-    localizer_ = std::make_unique<plan::RouteExplainer>(model_, o_.routes.probes, port_guids());
+    given_guids_ = port_guids();
+    localizer_ = std::make_unique<plan::RouteExplainer>(model_, o_.routes.probes, given_guids_);
   }
 
   // Sim: ranks are HCA ports. Step 4 for it.
@@ -108,7 +110,7 @@ class Job : public burn::Explainer {
     run.endpoints = o_.routes.endpoints.empty()
                         ? plan::all_hca_ports(model_->fabric)
                         : plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric);
-    for (const auto& p : run.endpoints) guid_by_rank_.push_back(model_->fabric.port(p).guid);
+    ports_by_rank_.assign(run.endpoints.begin(), run.endpoints.end());
     run.plan = plan_over(run.endpoints);
     for (const auto& d : o_.routes.degrade) plan::parse_degrade(d, model_->fabric, *model_->cables, run.degrade);
     step("plan", t0, fmt::format("{} stage(s) for {} ranks", run.plan.stages.size(), run.endpoints.size()));
@@ -139,22 +141,22 @@ class Job : public burn::Explainer {
   // MPI: the ranks' endpoints are known now.
   std::optional<burn::Plan> plan_for(const std::vector<burn::EndpointInfo>& eps) override {
     auto t0 = Clock::now();
-    const std::vector<uint64_t> given = port_guids();
+    std::vector<uint64_t> guid_by_rank;
     for (size_t r = 0; r < eps.size(); ++r)
-      guid_by_rank_.push_back(r < given.size() && given[r] ? given[r] : eps[r].port_guid);
+      guid_by_rank.push_back(r < given_guids_.size() && given_guids_[r] ? given_guids_[r] : eps[r].port_guid);
+    std::vector<int> missing;
+    ports_by_rank_ = rank_ports(model_->fabric, guid_by_rank, &missing);
     if (!o_.burn.plan_file.empty()) {
       step("plan", t0, "from " + o_.burn.plan_file);
       return burn::load_plan(o_.burn.plan_file, static_cast<int>(eps.size()));
     }
-    std::vector<int> missing;
-    auto ports = rank_ports(model_->fabric, guid_by_rank_, &missing);
     if (!missing.empty())
       throw InputError(o_.routes.endpoints.empty() ? "endpoints" : o_.routes.endpoints, 0,
                        fmt::format("rank {} has no HCA port of the fabric (its transport reports none: give "
                                    "--endpoints RANK PORT_GUID, or --plan)",
                                    missing.front()));
     std::vector<topo::PortEnd> eps_ports;
-    for (const auto& p : ports) eps_ports.push_back(*p);
+    for (const auto& p : ports_by_rank_) eps_ports.push_back(*p);
     burn::Plan plan = plan_over(eps_ports);
     step("plan", t0, fmt::format("{} stage(s) for {} ranks", plan.stages.size(), eps.size()));
     return plan;
@@ -190,8 +192,7 @@ class Job : public burn::Explainer {
     write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
-    const auto ports = rank_ports(model_->fabric, guid_by_rank_);
-    const auto expected = expected_octets(*model_, ports, result);
+    const auto expected = expected_octets(*model_, ports_by_rank_, result);
     if (expected_total_.empty()) expected_total_.assign(expected.size(), 0.0);
     for (size_t e = 0; e < expected.size(); ++e) expected_total_[e] += expected[e];
     std::vector<Finding> coverage;
@@ -203,6 +204,7 @@ class Job : public burn::Explainer {
                                result.index, errors.size(), coverage.size(), since(stage_t0_));
     for (auto* v : {&errors, &coverage}) counter_findings_.insert(counter_findings_.end(), v->begin(), v->end());
     last_ = std::move(now);
+    write_counters();
   }
 
   void explain(burn::Summary& s, const std::vector<burn::EndpointInfo>& eps) override {
@@ -285,11 +287,7 @@ class Job : public burn::Explainer {
   void corroborate(std::vector<Finding>& burn_findings) const {
     std::map<std::string, const Finding*> counted;
     for (const auto& f : counter_findings_)
-      if (f.kind == "errors_under_load" && f.ports.size() == 2) counted.emplace(cable_key(f.ports[0], f.ports[1]), &f);
-    auto port_ref = [](const std::string& text) {
-      const auto open = text.rfind('[');
-      return open == std::string::npos ? PortRef{text, 0} : PortRef{text.substr(0, open), std::atoi(text.c_str() + open + 1)};
-    };
+      if (f.kind == "errors_under_load" && f.ports.size() == 2) counted.emplace(report::cable_name(f.ports[0], f.ports[1]), &f);
     for (auto& f : burn_findings) {
       if (f.kind != "suspect_cable" || f.ports.size() != 2) continue;
       std::vector<std::pair<PortRef, PortRef>> candidates{{f.ports[0], f.ports[1]}};
@@ -297,14 +295,14 @@ class Job : public burn::Explainer {
         const std::string text = t.get<std::string>();
         const auto arrow = text.find(" -> ");
         if (arrow != std::string::npos)
-          candidates.emplace_back(port_ref(text.substr(0, arrow)), port_ref(text.substr(arrow + 4)));
+          candidates.emplace_back(report::port_from_text(text.substr(0, arrow)), report::port_from_text(text.substr(arrow + 4)));
       }
       for (const auto& [a, b] : candidates) {
-        auto it = counted.find(cable_key(a, b));
+        auto it = counted.find(report::cable_name(a, b));
         if (it == counted.end()) continue;
         f.severity = Severity::Error;
         f.ports = {a, b};
-        f.message += "; of these, " + cable_key(a, b) + " had its counters rise under load: " + it->second->message;
+        f.message += "; of these, " + report::cable_name(a, b) + " had its counters rise under load: " + it->second->message;
         f.details["errors_under_load"] = it->second->details;
         break;
       }
@@ -328,13 +326,15 @@ class Job : public burn::Explainer {
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     write_file_atomic(dir_ + "/cables.csv",
                       cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
-    // For the page and history, which read a run directory's counters.json.
-    if (last_) {
-      nlohmann::json j = counters::to_json(*last_);
-      j["findings"] = findings_to_json(counter_findings_)["findings"];
-      write_file_atomic(dir_ + "/counters.json", j.dump() + "\n");
-    }
     return drain;
+  }
+
+  // counters.json, what the page and history read of a run directory: the latest snapshot
+  // and the counters' findings, rewritten when a sweep adds to them.
+  void write_counters() const {
+    nlohmann::json j = counters::to_json(*last_);
+    j["findings"] = findings_to_json(counter_findings_)["findings"];
+    write_file_atomic(dir_ + "/counters.json", j.dump() + "\n");
   }
 
   [[noreturn]] void stop(const Finding& cause) {
@@ -372,7 +372,8 @@ class Job : public burn::Explainer {
   std::optional<counters::Snapshot> last_;
   std::unique_ptr<SimDataCounters> sim_counters_;
   std::unique_ptr<plan::RouteExplainer> localizer_;
-  std::vector<uint64_t> guid_by_rank_;
+  std::vector<uint64_t> given_guids_;                     // --endpoints: rank -> port GUID
+  std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives
   std::vector<double> expected_total_;
   std::vector<burn::JobStep> steps_;
   std::set<std::string> failed_before_;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "report/history.h"
+
 namespace ibburn::run {
 namespace {
 
@@ -41,13 +43,6 @@ bool drains(const Finding& f) {
 
 }  // namespace
 
-std::string cable_key(const PortRef& a, const PortRef& b) {
-  auto text = [](const PortRef& r) { return fmt::format("{}[{}]", r.node, r.port); };
-  std::string x = text(a), y = text(b);
-  if (y < x) std::swap(x, y);
-  return x + " - " + y;
-}
-
 std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
                                        const std::map<std::string, std::string>& host_of_hca,
                                        const burn::BurnSummary& burn) {
@@ -81,14 +76,14 @@ std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings,
   std::map<std::string, std::string> labels;
   if (wiring)
     for (const auto& c : wiring->cables)
-      if (!c.label.empty()) labels[cable_key({c.a.node, c.a.port}, {c.b.node, c.b.port})] = c.label;
+      if (!c.label.empty()) labels[report::cable_name({c.a.node, c.a.port}, {c.b.node, c.b.port})] = c.label;
   std::map<std::string, CableAction> by_key;
   std::vector<Finding> sorted = findings;
   sort_worst_first(sorted);
   for (const auto& f : sorted) {
     if (!kCableKinds.count(f.kind) || f.ports.size() < 2 || f.severity < Severity::Warning) continue;
     if (f.kind == "suspect_cable" && f.severity < Severity::Error) continue;
-    const std::string k = cable_key(f.ports[0], f.ports[1]);
+    const std::string k = report::cable_name(f.ports[0], f.ports[1]);
     auto [it, fresh] = by_key.try_emplace(k);
     CableAction& c = it->second;
     const std::string action = action_for(f, failed_before.count(k) > 0);

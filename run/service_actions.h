@@ -36,12 +36,9 @@ std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
 // One line per cable with physical evidence: topo (missing, miswired, swapped, port_down,
 // degraded), errors under load, confident suspect cables. Action: recable for wrong
 // wiring, replace for a cable that already failed in the previous run (`failed_before`,
-// "a[p] - b[q]" in either order) or whose link went down under load, reseat otherwise.
+// named as history names cables: report::cable_name) or whose link went down under load, reseat otherwise.
 std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings, const wiring::Wiring* wiring,
                                            const std::set<std::string>& failed_before);
-
-// "a[p] - b[q]" with the ends in name order: the key history and the lists share.
-std::string cable_key(const PortRef& a, const PortRef& b);
 
 // drain.txt: "HOST<TAB>REASON" per line. cables.csv: a header, then one quoted CSV row per cable.
 std::string drain_text(const std::vector<DrainEntry>& hosts);

@@ -11,12 +11,6 @@
 #include "common/error.h"
 
 namespace ibburn::run {
-namespace {
-
-uint64_t key(uint64_t node_guid, int port) { return node_guid * 257 + static_cast<uint64_t>(port); }
-
-}  // namespace
-
 SimDataCounters::SimDataCounters(std::string console, const plan::RouteModel& model)
     : console_(std::move(console)), model_(model) {}
 
@@ -28,7 +22,7 @@ std::string SimDataCounters::node_id(topo::NodeId n) const {
 void SimDataCounters::start_from(const counters::Snapshot& s) {
   for (const auto& p : s.ports)
     if (p.reachable && p.counters.has(counters::Counter::PortXmitData) && p.counters.has(counters::Counter::PortRcvData))
-      words_[key(p.node_guid, p.port)] = {p.counters.get(counters::Counter::PortXmitData),
+      words_[{p.node_guid, p.port}] = {p.counters.get(counters::Counter::PortXmitData),
                                            p.counters.get(counters::Counter::PortRcvData)};
 }
 
@@ -42,8 +36,8 @@ void SimDataCounters::add(const std::vector<double>& edge_gbps, double seconds) 
     const auto words = static_cast<uint64_t>(edge_gbps[e] * 1e9 / 8 * seconds / 4);
     if (words == 0) continue;
     const plan::Edge& edge = model_.cables->edge(e);
-    const uint64_t out = key(model_.fabric.node(edge.from.node).guid, edge.from.port);
-    const uint64_t in = key(model_.fabric.node(edge.to.node).guid, edge.to.port);
+    const PortKey out{model_.fabric.node(edge.from.node).guid, edge.from.port};
+    const PortKey in{model_.fabric.node(edge.to.node).guid, edge.to.port};
     words_[out].first += words;
     words_[in].second += words;
     line(edge.from, "PortXmitData", words_[out].first);
@@ -73,7 +67,7 @@ void SimDataCounters::add(const std::vector<double>& edge_gbps, double seconds) 
 bool SimDataCounters::applied(const counters::Snapshot& s) const {
   if (!sent_) return true;
   for (const auto& p : s.ports)
-    if (key(p.node_guid, p.port) == last_key_)
+    if (PortKey{p.node_guid, p.port} == last_key_)
       return p.counters.has(counters::Counter::PortXmitData) &&
              p.counters.get(counters::Counter::PortXmitData) >= last_xmit_;
   return true;  // the port was not swept: nothing to wait for

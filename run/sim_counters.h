@@ -5,7 +5,7 @@
 // the switches. ibsim sets absolute values: each port's count starts from what a sweep read.
 #include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 #include "counters/port_counters.h"
@@ -33,9 +33,10 @@ class SimDataCounters {
 
   std::string console_;
   const plan::RouteModel& model_;
-  // 4-octet words per (node GUID, port): xmit, rcv.
-  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> words_;
-  uint64_t last_key_ = 0;
+  using PortKey = std::pair<uint64_t, int>;  // node GUID, port
+  // 4-octet words per port: xmit, rcv.
+  std::map<PortKey, std::pair<uint64_t, uint64_t>> words_;
+  PortKey last_key_{};
   uint64_t last_xmit_ = 0;
   bool sent_ = false;
 };

@@ -176,10 +176,10 @@ TEST(ServiceActions, HostsAndCablesFromEveryKindOfEvidence) {
 
   wiring::Wiring w;
   w.cables.push_back({{"spine01", 1}, {"leaf01", 5}, std::nullopt, "C-17", 0});
-  auto cables = cables_to_service(findings, &w, {cable_key({"host002 mlx5_0", 1}, {"leaf01", 2})});
+  auto cables = cables_to_service(findings, &w, {report::cable_name({"host002 mlx5_0", 1}, {"leaf01", 2})});
   ASSERT_EQ(cables.size(), 3u);
   std::map<std::string, std::string> action;
-  for (const auto& c : cables) action[cable_key(c.a, c.b)] = c.action + "|" + c.label;
+  for (const auto& c : cables) action[report::cable_name(c.a, c.b)] = c.action + "|" + c.label;
   EXPECT_EQ(action["host002 mlx5_0[1] - leaf01[2]"], "replace|");  // failed in the previous run too
   EXPECT_EQ(action["leaf01[5] - spine01[1]"], "replace|C-17");     // its link went down under load
   EXPECT_EQ(action["host003 mlx5_0[1] - leaf02[1]"], "recable|");
