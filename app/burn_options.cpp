@@ -35,6 +35,8 @@ std::shared_ptr<BurnCli> add_burn_options(CLI::App& cmd) {
   cmd.add_option("--opt", c->opts, "transport option KEY=VALUE (tcp: sockbuf; verbs: see docs/verbs.md)");
   cmd.add_option("--timeout", c->timeout, "bound on start-up, set-up, connect and report waits")->capture_default_str();
   cmd.add_option("--stall-timeout", c->stall, "a direction with no progress this long fails")->capture_default_str();
+  cmd.add_flag("--no-relay", c->no_relay,
+               "every rank connects to rank 0 itself, not through its host's first rank (one socket per rank)");
   cmd.add_flag("--quiet", o->quiet, "no per-second progress on stderr");
   cmd.add_flag("--no-host-check", c->no_host_check, "skip the host preflight (`ibburn host check`) before stage 1");
   cmd.add_flag("--force", o->force, "run the ranks of hosts that fail the preflight (its errors become warnings)");
@@ -64,6 +66,7 @@ void BurnCli::finish(const CLI::App& cmd) {
   if (!msg.empty()) burn.message_size = size_option(msg, "--msg-size");
   burn.extra = burn::parse_transport_opts(opts);
   burn.host_check = !no_host_check;
+  burn.control_relay = !no_relay;
   routes.fabric_given = cmd.count("--fabric") > 0;
 }
 

@@ -19,6 +19,7 @@ struct BurnCli {
   std::string duration = "60s", timeout = "30s", stall = "10s", msg;
   std::vector<std::string> opts;
   bool no_host_check = false;
+  bool no_relay = false;
 
   // In the command's callback: the text options parsed into `burn` and `routes`.
   void finish(const CLI::App& cmd);

@@ -4,19 +4,89 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <charconv>
 #include <thread>
+#include <unordered_map>
 
 #include "burn/transport.h"
 
 namespace ibburn::burn {
 
-bool Channel::send(const Message& msg, SteadyTime deadline) {
+void Link::close(const std::string& reason) {
+  if (closed_) return;
+  closed_ = true;
+  close_reason_ = reason;
+  fd_.reset();
+}
+
+void Link::pump() {
+  if (closed_ || !readable_) return;
+  char tmp[65536];
+  while (true) {
+    ssize_t n = ::recv(fd_.get(), tmp, sizeof tmp, MSG_DONTWAIT);
+    if (n > 0) {
+      in_.append(tmp, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    readable_ = false;
+    if (n == 0)
+      close("connection closed");
+    else if (errno != EAGAIN && errno != EWOULDBLOCK)
+      close(errno_text(errno));
+    break;
+  }
+  std::size_t start = 0, nl;
+  while ((nl = in_.find('\n', start)) != std::string::npos) {
+    std::string_view line(in_.data() + start, nl - start);
+    start = nl + 1;
+    int route = -1;
+    if (!line.empty() && line.front() != '{') {  // "<rank> ..." from or for a relay
+      auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), route);
+      if (ec != std::errc() || route < 0 || end == line.data() + line.size() || *end != ' ') {
+        close("protocol error: malformed line prefix");
+        return;
+      }
+      line.remove_prefix(static_cast<std::size_t>(end - line.data()) + 1);
+    }
+    if (!lines_.count(route) && !lost_.count(route)) new_routes_.push_back(route);
+    if (route >= 0 && !line.empty() && line.front() == '!')
+      lost_[route] = std::string(line.substr(1));
+    else
+      lines_[route].emplace_back(line);
+  }
+  in_.erase(0, start);
+}
+
+std::vector<std::string> Link::take(int route) {
+  auto it = lines_.find(route);
+  if (it == lines_.end()) return {};
+  return std::exchange(it->second, {});
+}
+
+std::map<int, std::vector<std::string>> Link::take_all() {
+  std::map<int, std::vector<std::string>> out;
+  for (auto& [route, lines] : lines_)
+    if (!lines.empty()) out[route] = std::exchange(lines, {});
+  return out;
+}
+
+bool Link::has_lines(int route) const {
+  auto it = lines_.find(route);
+  return it != lines_.end() && !it->second.empty();
+}
+
+std::string Link::route_lost(int route) const {
+  auto it = lost_.find(route);
+  return it == lost_.end() ? "" : it->second;
+}
+
+std::vector<int> Link::take_new_routes() { return std::exchange(new_routes_, {}); }
+
+bool Link::send_line(const std::string& line, SteadyTime deadline) {
   if (closed_) return false;
-  nlohmann::json j;
-  to_json(j, msg);
-  std::string line = j.dump() + "\n";
   try {
-    send_all(fd_.get(), line.data(), line.size(), deadline);
+    send_all(fd_.get(), (line + "\n").data(), line.size() + 1, deadline);
     return true;
   } catch (const TransportError& e) {
     close(e.what());
@@ -24,36 +94,61 @@ bool Channel::send(const Message& msg, SteadyTime deadline) {
   }
 }
 
+void Link::queue_line(const std::string& line) {
+  out_ += line;
+  out_ += '\n';
+}
+
+bool Link::flush() {
+  if (closed_) return false;
+  std::size_t sent = 0;
+  while (sent < out_.size()) {
+    ssize_t n = ::send(fd_.get(), out_.data() + sent, out_.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    close(n < 0 ? errno_text(errno) : "connection closed");
+    return false;
+  }
+  out_.erase(0, sent);
+  return true;
+}
+
+bool Channel::closed() const { return closed_ || link_->closed() || !link_->route_lost(route_).empty(); }
+
+std::string Channel::close_reason() const {
+  if (closed_) return close_reason_;
+  if (link_->closed()) return route_ < 0 ? link_->close_reason() : "relay link: " + link_->close_reason();
+  return "relay: " + link_->route_lost(route_);
+}
+
+bool Channel::send(const Message& msg, SteadyTime deadline) {
+  if (closed()) return false;
+  nlohmann::json j;
+  to_json(j, msg);
+  return link_->send_line(route_ < 0 ? j.dump() : std::to_string(route_) + " " + j.dump(), deadline);
+}
+
 void Channel::close(const std::string& reason) {
   if (closed_) return;
   closed_ = true;
   close_reason_ = reason;
-  fd_.reset();
+  if (route_ < 0)
+    link_->close(reason);
+  else  // best effort: the relay drops the rank, whose process then sees its channel close
+    link_->send_line(std::to_string(route_) + " !" + reason, Clock::now() + std::chrono::milliseconds(200));
 }
 
 std::vector<Message> Channel::read_available() {
   std::vector<Message> out;
   if (closed_) return out;
-  char tmp[65536];
-  while (true) {
-    ssize_t n = ::recv(fd_.get(), tmp, sizeof tmp, MSG_DONTWAIT);
-    if (n > 0) {
-      buf_.append(tmp, static_cast<std::size_t>(n));
-      continue;
-    }
-    if (n == 0) {
-      close("connection closed");
-      break;
-    }
-    if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) close(errno_text(errno));
-    break;
-  }
-  std::size_t start = 0, nl;
-  while ((nl = buf_.find('\n', start)) != std::string::npos) {
+  link_->pump();
+  for (const auto& line : link_->take(route_)) {
     try {
-      out.push_back(message_from_json(
-          nlohmann::json::parse(buf_.begin() + static_cast<long>(start), buf_.begin() + static_cast<long>(nl))));
+      out.push_back(message_from_json(nlohmann::json::parse(line)));
     } catch (const nlohmann::json::exception&) {
       close("protocol error: malformed control message");
       return out;
@@ -61,9 +156,7 @@ std::vector<Message> Channel::read_available() {
       close(std::string("protocol error: ") + e.what());
       return out;
     }
-    start = nl + 1;
   }
-  buf_.erase(0, start);
   return out;
 }
 
@@ -74,19 +167,29 @@ std::vector<Message> Channel::poll(int ms) {
 
 void wait_any(const std::vector<Channel*>& channels, int ms, int extra_fd) {
   std::vector<pollfd> fds;
-  for (Channel* c : channels)
-    if (c && !c->closed()) fds.push_back({c->fd(), POLLIN, 0});
+  std::vector<Link*> links;
+  std::unordered_map<int, std::size_t> seen;  // fd -> index: a relay's link is polled once
+  for (Channel* c : channels) {
+    if (!c || c->closed()) continue;
+    if (c->has_pending()) ms = 0;
+    if (seen.emplace(c->fd(), fds.size()).second) {
+      fds.push_back({c->fd(), POLLIN, 0});
+      links.push_back(c->link().get());
+    }
+  }
   if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
-  ::poll(fds.data(), fds.size(), ms);
+  if (::poll(fds.data(), fds.size(), ms) <= 0) return;
+  for (std::size_t i = 0; i < links.size(); ++i)
+    if (fds[i].revents) links[i]->mark_readable();
 }
 
-Channel connect_control(const std::vector<std::string>& addresses, std::uint16_t port, SteadyTime deadline) {
+Fd connect_control(const std::vector<std::string>& addresses, std::uint16_t port, SteadyTime deadline) {
   std::string tried;
   while (true) {
     for (const auto& a : addresses) {
       auto each = std::min(deadline, Clock::now() + std::chrono::seconds(3));
       try {
-        return Channel(connect_tcp(a, port, "", each));
+        return connect_tcp(a, port, "", each);
       } catch (const TransportError& e) {
         if (tried.find(a + ":") == std::string::npos) tried += (tried.empty() ? "" : "; ") + std::string(e.what());
       }

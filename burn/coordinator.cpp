@@ -101,9 +101,12 @@ class Coordinator {
     return write_summary(false);
   }
 
+  // Ranks connect directly or through their host's relay, whose link carries a route per
+  // rank (burn/control_relay.h). A rank's channel is its own once its Hello arrived.
   void accept_hellos() {
     const auto deadline = Clock::now() + o_.timeout;
-    std::vector<std::unique_ptr<Channel>> pending;
+    std::vector<std::unique_ptr<Channel>> pending;  // accepted, or routes without their Hello yet
+    std::set<Link*> links;
     int known = 0;
     while (known < n_ && Clock::now() < deadline && !interrupted()) {
       std::vector<Channel*> ptrs;
@@ -111,20 +114,28 @@ class Coordinator {
       wait_any(ptrs, 100, listener_.get());
       for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));)
         pending.push_back(std::make_unique<Channel>(std::move(c)));
-      for (auto& p : pending) {
+      for (std::size_t i = 0; i < pending.size(); ++i) {
+        auto& p = pending[i];
         if (!p) continue;
         for (const auto& m : p->read_available()) {
           const auto* hello = std::get_if<Hello>(&m);
           if (!hello || hello->token != token_) continue;
+          if (!p->is_route(-1) && !p->is_route(hello->rank)) continue;  // a relay names its rank
           const int rank = hello->rank;
           if (rank < 0 || rank >= n_ || ch_[rank]) continue;
           eps_[rank] = hello->endpoint;
           if (hello->host_check) host_checks_[rank] = *hello->host_check;
           if (hello->error) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), *hello->error);
+          links.insert(p->link().get());
           ch_[rank] = std::move(p);
           ++known;
           break;
         }
+        if (!p) continue;
+        // A relay's ranks: a channel per route, read in this same pass.
+        const std::shared_ptr<Link> link = p->link();
+        for (int route : link->take_new_routes())
+          if (route >= 0) pending.push_back(std::make_unique<Channel>(link, route));
       }
       std::erase_if(pending, [](const auto& p) { return !p || p->closed(); });
     }
@@ -132,6 +143,9 @@ class Coordinator {
       if (!ch_[r] && !lost_.count(r))
         lost_[r] = fmt::format("{}: never reached rank 0's control channel within {} s", who(r),
                                std::chrono::duration_cast<std::chrono::seconds>(o_.timeout).count());
+    if (links.size() < static_cast<std::size_t>(known))
+      std::cerr << fmt::format("burn: {} ranks reached rank 0 over {} connections (host relays)\n", known,
+                               links.size());
     refuse_failed_hosts();
   }
 

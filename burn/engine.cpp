@@ -8,6 +8,7 @@
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "burn/control_channel.h"
+#include "burn/control_relay.h"
 #include "burn/coordinator.h"
 #include "burn/rank_binding.h"
 #include "burn/results.h"
@@ -122,6 +124,34 @@ void enter_netns(const std::string& name) {
   if (rc != 0) throw EnvironmentError("cannot enter network namespace " + name + ": " + errno_text(err));
 }
 
+// Rank 0 holds a socket per host (or per rank with --no-relay), a relay one per local rank:
+// the soft limit on open files (often 1,024) is raised to the hard one.
+void raise_open_files() {
+  rlimit nofile{};
+  if (getrlimit(RLIMIT_NOFILE, &nofile) != 0 || nofile.rlim_cur >= nofile.rlim_max) return;
+  nofile.rlim_cur = nofile.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &nofile);
+}
+
+// The host's first rank relays its ranks' control channels to rank 0 (burn/control_relay.h);
+// rank 0's own host needs none. Returns the relay's path for every rank of the host ("" =
+// connect to rank 0 directly) and, on the first rank, the relay.
+std::string start_relay(const BurnOptions& o, MPI_Comm local, int rank, int local_rank, int local_ranks,
+                        SteadyTime deadline, std::unique_ptr<Relay>& relay) {
+  if (!o.control_relay || local_ranks < 2) return "";
+  std::string path;
+  if (local_rank == 0 && rank != 0) {
+    try {
+      relay = std::make_unique<Relay>(relay_path(std::to_string(::getpid()), rank));
+      path = relay->path();
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("ibburn: rank {}: no control relay ({}); this host's ranks connect to rank 0\n", rank,
+                               e.what());
+    }
+  }
+  return broadcast(local, path, local_rank, deadline);
+}
+
 std::atomic<int> g_exit_code{0};
 
 // MPI_Finalize waits for every rank; a dead or stopped one would make it wait forever.
@@ -155,6 +185,7 @@ int run_burn(const BurnOptions& o) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   install_interrupt_handlers();
+  raise_open_files();
   const auto startup_deadline = Clock::now() + o.timeout * 2;
   const std::string host = hostname();
   MPI_Comm local = host_comm(rank, host);
@@ -168,6 +199,8 @@ int run_burn(const BurnOptions& o) {
     if (local_rank == 0) to_json(j, check_this_host(o));
     host_check = json::parse(broadcast(local, j.dump(), local_rank, startup_deadline)).get<HostCheckAnswer>();
   }
+  std::unique_ptr<Relay> relay;
+  const std::string relay_at = start_relay(o, local, rank, local_rank, local_ranks, startup_deadline, relay);
   MPI_Comm_free(&local);
 
   // Everything that can go wrong locally is kept as a reason for rank 0's results.
@@ -262,7 +295,8 @@ int run_burn(const BurnOptions& o) {
 
   auto worker = [&](std::vector<std::string> addresses) -> int {
     try {
-      Channel ch = connect_control(addresses, boot.port, Clock::now() + o.timeout);
+      const auto deadline = Clock::now() + o.timeout;
+      Channel ch(relay_at.empty() ? connect_control(addresses, boot.port, deadline) : connect_unix(relay_at, deadline));
       ch.send(hello, Clock::now() + 5s);
       return transport ? run_worker(rank, ch, *transport, o) : idle_until_done(ch);
     } catch (const std::exception& e) {
@@ -285,7 +319,21 @@ int run_burn(const BurnOptions& o) {
     }
     own.join();
   } else {
+    std::thread relaying;
+    if (relay)
+      relaying = std::thread([&] {
+        try {
+          relay->run(connect_control(boot.addresses, boot.port, Clock::now() + o.timeout));
+        } catch (const std::exception& e) {
+          std::cerr << fmt::format("ibburn: rank {} ({}): control relay: {}\n", rank, host, e.what());
+          relay->refuse();
+        }
+      });
     code = worker(boot.addresses);
+    if (relay) {
+      relay->finish(code == kExitInterrupted ? 1s : 5s);  // the host's other ranks may wait for Done
+      relaying.join();
+    }
   }
   finalize_bounded(code, code == kExitInterrupted ? 1s : 10s);
   return code;

@@ -32,6 +32,9 @@ struct BurnOptions {
   std::chrono::milliseconds timeout{30'000};        // setup/connect/report bounds
   std::chrono::milliseconds stall_timeout{10'000};  // no progress this long = failed
   bool quiet = false;                               // no per-second progress
+  // The ranks of a host other than rank 0's reach rank 0 through a relay on the host's first
+  // rank (burn/control_relay.h): rank 0 holds one socket per host. Off: one per rank.
+  bool control_relay = true;
   // Host preflight (host/host_check.h) on one rank per host before stage 1: hosts with
   // errors are refused (their ranks take no part), or only warned about with `force`.
   bool host_check = true;

@@ -8,6 +8,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -97,6 +98,45 @@ Fd connect_tcp(const std::string& ip, std::uint16_t port, const std::string& sou
   int one = 1;
   setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   return fd;
+}
+
+namespace {
+sockaddr_un unix_addr(const std::string& path) {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  if (path.size() >= sizeof a.sun_path) throw TransportError("socket path too long: " + path);
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  return a;
+}
+}  // namespace
+
+Fd listen_unix(const std::string& path, int backlog) {
+  sockaddr_un a = unix_addr(path);
+  Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd) throw TransportError("socket: " + errno_text(errno));
+  ::unlink(path.c_str());
+  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+    throw TransportError("cannot listen on " + path + ": " + errno_text(errno));
+  if (::listen(fd.get(), backlog) != 0) throw TransportError("listen: " + errno_text(errno));
+  set_nonblocking(fd.get());
+  return fd;
+}
+
+Fd connect_unix(const std::string& path, SteadyTime deadline) {
+  sockaddr_un a = unix_addr(path);
+  while (true) {
+    Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd) throw TransportError("socket: " + errno_text(errno));
+    if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+      set_nonblocking(fd.get());
+      return fd;
+    }
+    // A full backlog (EAGAIN) clears as the listener accepts: try again until the deadline.
+    const int err = errno;
+    if ((err != EAGAIN && err != EINTR) || Clock::now() >= deadline)
+      throw TransportError("connect to " + path + ": " + errno_text(err));
+    ::poll(nullptr, 0, 10);
+  }
 }
 
 Fd accept_tcp(int listen_fd, SteadyTime deadline) {

@@ -38,7 +38,12 @@ Fd listen_tcp(const std::string& ip, std::uint16_t port, int backlog, std::uint1
 // socket. Throws TransportError with the reason ("connection refused", "timed out").
 Fd connect_tcp(const std::string& ip, std::uint16_t port, const std::string& source_ip, SteadyTime deadline,
                int sockbuf = 0);
-// Accepts one connection by the deadline; returns an invalid Fd on timeout.
+// Listening Unix stream socket at a filesystem path (replacing a stale one); non-blocking. A path,
+// unlike a TCP port on loopback, is reachable from every network namespace of the host.
+Fd listen_unix(const std::string& path, int backlog);
+// Connects to a Unix stream socket by the deadline; returns a non-blocking socket.
+Fd connect_unix(const std::string& path, SteadyTime deadline);
+// Accepts one connection (TCP or Unix) by the deadline; returns an invalid Fd on timeout.
 Fd accept_tcp(int listen_fd, SteadyTime deadline);
 // Best effort; 0 = leave kernel autotuning. Uses SO_*BUFFORCE when allowed so the size is
 // not clamped to net.core.{r,w}mem_max.

@@ -1,6 +1,7 @@
 // Rank 0's coordinator with every rank's worker as threads of this process over the real
 // control channel, on a transport without a data plane (thread_job.h): the stage loop,
-// samples, reports, a lost rank and the summary it writes, under TSan in CI.
+// samples, reports, a lost rank and the summary it writes, under TSan in CI. Each test runs
+// with every rank connected directly, and with ranks 2-3 on a second host behind its relay.
 #include <gtest/gtest.h>
 
 #include "burn/summary.h"
@@ -29,12 +30,21 @@ Plan two_stages() {
   return {"test", {{"pairs", {{0, 1, true, 1}, {2, 3, true, 1}}}, {"shift", {{0, 2, true, 1}, {1, 3, true, 1}}}}};
 }
 
+// The ranks per host: 1 = every rank connects to rank 0; 2 = ranks 2 and 3 through a relay.
+class Coordinator : public ::testing::TestWithParam<int> {
+ protected:
+  int run(std::vector<double> rates, int lost_rank, const std::string& out) {
+    ibburn::testing::ThreadJob job{4, two_stages(), std::move(rates), lost_rank, nullptr};
+    job.ranks_per_host = GetParam();
+    return ibburn::testing::run_thread_job(job, options(out));
+  }
+};
+
 }  // namespace
 
-TEST(Coordinator, SlowRankIsNamedAndTheSummaryReadsBackTyped) {
+TEST_P(Coordinator, SlowRankIsNamedAndTheSummaryReadsBackTyped) {
   ibburn::testing::TempDir dir;
-  const int code =
-      ibburn::testing::run_thread_job({4, two_stages(), {10, 10, 10, 2.5}, -1, nullptr}, options(dir.path()));
+  const int code = run({10, 10, 10, 2.5}, -1, dir.path());
   EXPECT_EQ(code, kExitFindings);
   const BurnSummary s = load_summary(dir.file("summary.json"));
   EXPECT_TRUE(s.complete);
@@ -49,21 +59,26 @@ TEST(Coordinator, SlowRankIsNamedAndTheSummaryReadsBackTyped) {
   EXPECT_EQ(s.flows.size(), 8u);  // 2 stages x 2 flows x 2 directions
 }
 
-TEST(Coordinator, LostRankFailsOnlyItsFlowsAndTheRunGoesOn) {
+// Rank 3 is behind the relay when there is one: its death reaches rank 0 as the relay's word.
+TEST_P(Coordinator, LostRankFailsOnlyItsFlowsAndTheRunGoesOn) {
   ibburn::testing::TempDir dir;
-  const int code =
-      ibburn::testing::run_thread_job({4, two_stages(), {10, 10, 10, 10}, 1, nullptr}, options(dir.path()));
+  const int code = run({10, 10, 10, 10}, 3, dir.path());
   EXPECT_EQ(code, kExitFindings);
   const BurnSummary s = load_summary(dir.file("summary.json"));
   EXPECT_EQ(s.stages_run, 2);
   ASSERT_EQ(s.lost_ranks.size(), 1u);
-  EXPECT_EQ(s.lost_ranks[0].rank, 1);
-  EXPECT_EQ(s.endpoints[1].verdict, Verdict::Failed);
-  for (int r : {0, 2, 3}) {
+  EXPECT_EQ(s.lost_ranks[0].rank, 3);
+  EXPECT_NE(s.lost_ranks[0].reason.find("control connection closed"), std::string::npos) << s.lost_ranks[0].reason;
+  EXPECT_EQ(s.endpoints[3].verdict, Verdict::Failed);
+  for (int r : {0, 1, 2}) {
     EXPECT_NE(s.endpoints[r].verdict, Verdict::Failed) << "rank " << r;
   }
   for (const auto& f : s.flows)
-    if (f.from != 1 && f.to != 1) {
+    if (f.from != 3 && f.to != 3) {
       EXPECT_EQ(f.verdict, Verdict::Pass) << f.from << "->" << f.to;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Control, Coordinator, ::testing::Values(1, 2), [](const auto& p) {
+  return p.param == 1 ? std::string("Direct") : std::string("ThroughHostRelay");
+});

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "burn_run.h"
@@ -23,6 +24,15 @@ class BurnFailure : public MpiRunTest {
                         "echo $$ > " + dir_ + "/pid.$OMPI_COMM_WORLD_RANK; exec " + ibburn_path() + " burn --out " +
                             dir_ + " " + burn_args,
                         mpi_args);
+  }
+  // Three "hosts" of two ranks, each rank in its own UTS namespace named hosta, hostb or
+  // hostc: hostb's and hostc's first ranks (2 and 4) relay their host's control channels.
+  Launch start_on_three_hosts(const std::string& burn_args) {
+    return start_mpirun(6,
+                        "echo $$ > " + dir_ + "/pid.$OMPI_COMM_WORLD_RANK; h=host$(echo abc | cut -c$((" +
+                            "OMPI_COMM_WORLD_RANK / 2 + 1))); exec unshare --uts sh -c \"hostname $h && exec " +
+                            ibburn_path() + " burn --out " + dir_ + " " + burn_args + "\"",
+                        {"--mca", "orte_enable_recovery", "1"});
   }
 };
 
@@ -170,4 +180,36 @@ TEST_F(BurnFailure, RankZeroKilledMidStageLeavesTheRefreshedSummary) {
     EXPECT_EQ(f.at("verdict"), "interrupted") << f.dump();
     EXPECT_GT(f.at("gbps").get<double>(), 0) << f.dump();
   }
+}
+
+// Behind a host's relay: a rank that dies is lost alone; the relaying rank that dies takes its
+// host's ranks with it, and both are named. The other hosts' flows run to the end.
+TEST_F(BurnFailure, HostRelaysCarryTheRanksAndALostRankOrRelayIsNamed) {
+  if (std::system("unshare --uts true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no UTS namespaces here";
+  // pairs: 0-3, 1-4 and 2-5, both ways, in one stage.
+  Launch l = start_on_three_hosts("--pattern pairs --duration 6s --streams 1 --expect-gbps 0.01 --timeout 20s");
+  ASSERT_TRUE(wait_for_file(dir_ + "/mpirun.log", 60000, stage_running)) << log();
+  EXPECT_NE(log().find("6 ranks reached rank 0 over 4 connections (host relays)"), std::string::npos) << log();
+  kill(read_pid(dir_ + "/pid.5"), SIGKILL);  // hostc's second rank
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  kill(read_pid(dir_ + "/pid.2"), SIGKILL);  // hostb's first rank: its relay goes with it
+  wait_mpirun(l);
+  json s = read_json(dir_ + "/summary.json");
+  EXPECT_EQ(s.at("complete"), true) << log();
+  std::map<int, std::string> lost;
+  for (const auto& r : s.at("lost_ranks")) lost[r.at("rank").get<int>()] = r.at("reason").get<std::string>();
+  ASSERT_EQ(lost.size(), 3u) << s.at("lost_ranks").dump(1);
+  EXPECT_NE(lost[5].find("relay: connection closed"), std::string::npos) << lost[5];
+  EXPECT_NE(lost[2].find("relay link"), std::string::npos) << lost[2];
+  EXPECT_NE(lost[3].find("relay link"), std::string::npos) << lost[3];
+  // 1-4 is the one flow that touches none of them: it passes, both ways.
+  int passed = 0;
+  for (const auto& f : s.at("flows")) {
+    const int from = f.at("from").get<int>(), to = f.at("to").get<int>();
+    if (std::min(from, to) == 1 && std::max(from, to) == 4) {
+      EXPECT_EQ(f.at("verdict"), "pass") << f.dump();
+      ++passed;
+    }
+  }
+  EXPECT_EQ(passed, 2) << s.at("flows").dump(1);
 }

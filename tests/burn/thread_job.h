@@ -20,6 +20,9 @@ struct ThreadJob {
   int lost_rank = -1;         // says hello, then closes its channel when its stage starts
   // When set: the steady-clock time (ns) at which the first connection started, i.e. stage 1.
   std::shared_ptr<std::atomic<long long>> first_start_ns;
+  // > 1: ranks in hosts of this many; each host but rank 0's reaches rank 0 through a relay
+  // (burn/control_relay.h) on a thread of its own, as its first rank would run it.
+  int ranks_per_host = 1;
 };
 
 // Returns the coordinator's exit code.
