@@ -1,29 +1,46 @@
-// Rank 0's control plane at scale (#17): the coordinator with N ranks' real workers as
-// threads of this process over loopback TCP, on the paced transport (no data plane), through
-// hello, set-up, address exchange, connect, a stage of per-second samples and the reports.
-// Prints, per N: time from start to stage 1, rank 0's CPU (its coordinator thread) per second
-// of the stage, the wall time and peak RSS. Usage: control_plane_bench [RANKS...] (default
-// 1024 4096). The ranks' own threads share the machine's cores with rank 0, so the numbers
-// are an upper bound for rank 0 alone.
+// Rank 0's control plane at scale (#17). This process runs the real coordinator. Child
+// processes (at most 4,096 ranks each, so no process needs more file descriptors than the
+// machine gives) run the ranks: protocol ranks (tests/burn/protocol_ranks.h) that speak the
+// control protocol with no data plane, and, with hosts of K ranks, each host's real relay
+// (burn/control_relay.h) on a thread, as the host's first rank runs it. Ranks of rank 0's host
+// connect directly, as in a real job. The run goes through hello, set-up, address exchange,
+// connect, one 10 s stage of N/2 bidirectional flows with per-second samples, the reports and
+// the summary.
+// Prints per configuration, for rank 0 (its coordinator thread's CPU clock; peak RSS is this
+// process, rank 0 alone): the sockets it held, the time from start to stage 1 and its CPU in
+// that time, its CPU per second while only samples flow (seconds 2-8 of the stage) with the
+// samples per second the ranks sent, and its CPU for the whole stage with the reports and the
+// summaries. The ranks and relays share this machine's cores with rank 0: on a small machine
+// they, not rank 0, set the pace; their CPU is printed too.
+// Usage: control_plane_bench [--per-host K] RANKS...   (default: 1024 4096 32768, each direct
+// and with hosts of 8).
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "burn/engine.h"
-#include "tests/burn/thread_job.h"
+#include "burn/control_relay.h"
+#include "burn/coordinator.h"
+#include "tests/burn/protocol_ranks.h"
 
 using namespace std::chrono_literals;
 namespace burn = ibburn::burn;
 
 namespace {
+
+constexpr int kRanksPerProcess = 4096;
+constexpr double kGbps = 400;
 
 double thread_cpu_s(clockid_t clock) {
   timespec ts{};
@@ -39,44 +56,110 @@ long peak_rss_mib() {
   return u.ru_maxrss / 1024;
 }
 
-void run(int ranks, const std::string& out, std::chrono::milliseconds duration) {
-  ibburn::testing::ThreadJob job;
-  job.ranks = ranks;
-  job.rates.assign(ranks, 400);
+// One child: the hosts [first, last) of `per_host` ranks each; host 0 is rank 0's.
+[[noreturn]] void run_hosts(int ranks, int per_host, int first, int last, std::uint16_t port,
+                            ibburn::testing::ProtocolCounters* counters) {
+  const auto deadline = burn::Clock::now() + 120s;
+  std::vector<std::unique_ptr<burn::Relay>> relays;
+  std::vector<std::thread> relaying;
+  std::vector<ibburn::testing::ProtocolRank> mine;
+  for (int h = first; h < last; ++h) {
+    burn::Relay* relay = nullptr;
+    if (per_host > 1 && h > 0) {
+      relays.push_back(std::make_unique<burn::Relay>(burn::relay_path(std::to_string(getppid()), h * per_host)));
+      relay = relays.back().get();
+      relaying.emplace_back(
+          [relay, port, deadline] { relay->run(burn::connect_control({"127.0.0.1"}, port, deadline)); });
+    }
+    for (int r = h * per_host; r < std::min(ranks, (h + 1) * per_host); ++r)
+      mine.push_back({r, "h" + std::to_string(h),
+                      burn::Channel(relay ? burn::connect_unix(relay->path(), deadline)
+                                          : burn::connect_control({"127.0.0.1"}, port, deadline))});
+  }
+  ibburn::testing::run_protocol_ranks(mine, "t0ken", kGbps, counters);
+  for (auto& r : relays) r->finish(1s);
+  for (auto& t : relaying) t.join();
+  std::fflush(nullptr);
+  std::_Exit(0);
+}
+
+void run(int ranks, int per_host, const std::string& out) {
+  using ibburn::testing::ProtocolCounters;
+  auto* counters =
+      new (mmap(nullptr, sizeof(ProtocolCounters), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))
+          ProtocolCounters;
+
+  burn::CoordinatorInput in;
+  in.ranks = ranks;
   burn::Stage pairs{"pairs", {}};
   for (int r = 0; r + 1 < ranks; r += 2) pairs.flows.push_back({r, r + 1, true, 1});
-  job.plan = {"bench", {pairs}};
-  job.first_start_ns = std::make_shared<std::atomic<long long>>(0);
-
+  in.plan = {"bench", {pairs}};
+  std::uint16_t port = 0;
+  in.listener = burn::listen_tcp("127.0.0.1", 0, 4096, &port);
+  in.token = "t0ken";
   burn::BurnOptions o;
   o.out_dir = out;
-  o.duration = duration;
+  o.duration = 10s;
   o.timeout = 120s;
   o.stall_timeout = 600s;
   o.quiet = true;
   o.host_check = false;
 
+  std::fflush(stdout);  // not once more from each child
+  const double t0 = now_s();
+  const int hosts = (ranks + per_host - 1) / per_host;
+  const int processes = (ranks + kRanksPerProcess - 1) / kRanksPerProcess;
+  std::vector<pid_t> children;
+  for (int p = 0; p < processes; ++p) {
+    const int first = hosts * p / processes, last = hosts * (p + 1) / processes;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      in.listener.reset();
+      run_hosts(ranks, per_host, first, last, port, counters);
+    }
+    children.push_back(pid);
+  }
+
   clockid_t rank0{};
   pthread_getcpuclockid(pthread_self(), &rank0);
   std::atomic<bool> done{false};
-  double cpu_at_stage1 = -1, wall_at_stage1 = 0;
-  // Reads rank 0's CPU clock the moment stage 1 starts (10 ms resolution).
+  // Rank 0's CPU clock and the samples sent, at stage 1's start and over seconds 2-8 of the
+  // stage, when only samples flow (10 ms resolution).
+  double cpu_at_stage1 = -1, cpu_a = 0, cpu_b = 0, wall_a = 0, wall_b = 0;
+  long long samples_a = 0, samples_b = 0;
   std::thread watch([&] {
-    while (!done && *job.first_start_ns == 0) std::this_thread::sleep_for(10ms);
+    while (!done && counters->first_start_ns == 0) std::this_thread::sleep_for(10ms);
     cpu_at_stage1 = thread_cpu_s(rank0);
-    wall_at_stage1 = now_s();
+    const double s1 = now_s();
+    while (!done && now_s() < s1 + 2) std::this_thread::sleep_for(10ms);
+    cpu_a = thread_cpu_s(rank0), wall_a = now_s(), samples_a = counters->samples;
+    while (!done && now_s() < s1 + 8) std::this_thread::sleep_for(10ms);
+    cpu_b = thread_cpu_s(rank0), wall_b = now_s(), samples_b = counters->samples;
   });
-  const double t0 = now_s(), cpu0 = thread_cpu_s(rank0);
-  const int code = ibburn::testing::run_thread_job(job, o);
+  const double cpu0 = thread_cpu_s(rank0);
+  const int code = burn::run_coordinator(std::move(in), o);
   const double t1 = now_s(), cpu1 = thread_cpu_s(rank0);
   done = true;
   watch.join();
-  const double first = *job.first_start_ns / 1e9;
+  for (pid_t c : children) waitpid(c, nullptr, 0);
+  rusage kids{};
+  getrusage(RUSAGE_CHILDREN, &kids);  // every child so far: the previous runs' are subtracted
+  static double kids_before = 0;
+  const double kids_cpu =
+      kids.ru_utime.tv_sec + kids.ru_stime.tv_sec + (kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6 - kids_before;
+  kids_before += kids_cpu;
+  const double first = counters->first_start_ns / 1e9;
+  const double window = wall_b - wall_a, samples_per_s = (samples_b - samples_a) / window;
+  const double cores = (cpu_b - cpu_a) / window;
+  munmap(counters, sizeof(ProtocolCounters));
+  const int sockets = per_host > 1 ? std::min(ranks, per_host) + hosts - 1 : ranks;
   std::printf(
-      "%6d ranks: time to stage 1 %.2f s, rank 0 CPU during the stage %.3f cores (%.2f s over %.1f s), "
-      "set-up CPU %.2f s, wall %.1f s, peak RSS %ld MiB, exit %d\n",
-      ranks, first > 0 ? first - t0 : -1.0, (cpu1 - cpu_at_stage1) / (t1 - wall_at_stage1), cpu1 - cpu_at_stage1,
-      t1 - wall_at_stage1, cpu_at_stage1 - cpu0, t1 - t0, peak_rss_mib(), code);
+      "%6d ranks, %s: rank 0 holds %d sockets | time to stage 1 %.2f s (rank 0's set-up CPU %.2f s) | while "
+      "samples flow: rank 0 %.3f cores, the ranks sent %.0f samples/s | the stage, its reports and summaries: "
+      "rank 0 CPU %.2f s | wall %.1f s, rank 0 peak RSS %ld MiB, the ranks' and relays' CPU %.1f s, exit %d\n",
+      ranks, per_host > 1 ? ("hosts of " + std::to_string(per_host) + " behind relays").c_str() : "direct", sockets,
+      first > 0 ? first - t0 : -1.0, cpu_at_stage1 - cpu0, cores, samples_per_s, cpu1 - cpu_at_stage1, t1 - t0,
+      peak_rss_mib(), kids_cpu, code);
   std::fflush(stdout);
 }
 
@@ -85,19 +168,27 @@ void run(int ranks, const std::string& out, std::chrono::milliseconds duration) 
 int main(int argc, char** argv) {
   rlimit nofile{};
   getrlimit(RLIMIT_NOFILE, &nofile);
-  nofile.rlim_cur = nofile.rlim_max;  // two sockets per rank: rank 0's end and the rank's
+  nofile.rlim_cur = nofile.rlim_max;
   setrlimit(RLIMIT_NOFILE, &nofile);
   std::vector<int> sizes;
-  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
-  if (sizes.empty()) sizes = {1024, 4096};
-  const std::string out = std::filesystem::temp_directory_path() / ("ibburn-control-plane-" + std::to_string(getpid()));
-  for (int n : sizes) {
-    if (2 * static_cast<rlim_t>(n) + 64 > nofile.rlim_cur) {
-      std::printf("%6d ranks: not run: needs %d file descriptors, the hard limit here is %lu\n", n, 2 * n + 64,
-                  static_cast<unsigned long>(nofile.rlim_cur));
-      continue;
-    }
-    run(n, out, 10s);
+  int per_host = 0;  // 0 = each size both ways
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--per-host" && i + 1 < argc)
+      per_host = std::atoi(argv[++i]);
+    else
+      sizes.push_back(std::atoi(argv[i]));
   }
+  if (sizes.empty()) sizes = {1024, 4096, 32768};
+  const std::string out = std::filesystem::temp_directory_path() / ("ibburn-control-plane-" + std::to_string(getpid()));
+  for (int n : sizes)
+    for (int k : per_host ? std::vector<int>{per_host} : std::vector<int>{1, 8}) {
+      const int sockets = k > 1 ? (n + k - 1) / k + k : n;  // rank 0's; a child's are fewer
+      if (static_cast<rlim_t>(sockets) + 64 > nofile.rlim_cur) {
+        std::printf("%6d ranks, %s: not run: rank 0 would hold %d sockets, the open-files limit here is %lu\n", n,
+                    k > 1 ? "behind relays" : "direct", sockets, static_cast<unsigned long>(nofile.rlim_cur));
+        continue;
+      }
+      run(n, k, out);
+    }
   std::filesystem::remove_all(out);
 }

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <thread>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "burn/transport.h"
 
@@ -117,6 +117,19 @@ bool Link::flush() {
   return true;
 }
 
+bool Link::flush_by(SteadyTime deadline) {
+  if (closed_) return false;
+  if (out_.empty()) return true;
+  try {
+    send_all(fd_.get(), out_.data(), out_.size(), deadline);
+    out_.clear();
+    return true;
+  } catch (const TransportError& e) {
+    close(e.what());
+    return false;
+  }
+}
+
 bool Channel::closed() const { return closed_ || link_->closed() || !link_->route_lost(route_).empty(); }
 
 std::string Channel::close_reason() const {
@@ -125,11 +138,21 @@ std::string Channel::close_reason() const {
   return "relay: " + link_->route_lost(route_);
 }
 
-bool Channel::send(const Message& msg, SteadyTime deadline) {
-  if (closed()) return false;
+namespace {
+std::string line_of(const Message& msg, int route) {
   nlohmann::json j;
   to_json(j, msg);
-  return link_->send_line(route_ < 0 ? j.dump() : std::to_string(route_) + " " + j.dump(), deadline);
+  return route < 0 ? j.dump() : std::to_string(route) + " " + j.dump();
+}
+}  // namespace
+
+bool Channel::send(const Message& msg, SteadyTime deadline) {
+  if (closed()) return false;
+  return link_->send_line(line_of(msg, route_), deadline);
+}
+
+void Channel::queue(const Message& msg) {
+  if (!closed()) link_->queue_line(line_of(msg, route_));
 }
 
 void Channel::close(const std::string& reason) {
@@ -165,22 +188,34 @@ std::vector<Message> Channel::poll(int ms) {
   return read_available();
 }
 
-void wait_any(const std::vector<Channel*>& channels, int ms, int extra_fd) {
+std::vector<Link*> wait_links(const std::vector<Link*>& links, int ms, int extra_fd) {
   std::vector<pollfd> fds;
+  std::vector<Link*> open;
+  for (Link* l : links)
+    if (!l->closed()) {
+      fds.push_back({l->fd(), POLLIN, 0});
+      open.push_back(l);
+    }
+  if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
+  std::vector<Link*> ready;
+  if (::poll(fds.data(), fds.size(), ms) <= 0) return ready;
+  for (std::size_t i = 0; i < open.size(); ++i)
+    if (fds[i].revents) {
+      open[i]->mark_readable();
+      ready.push_back(open[i]);
+    }
+  return ready;
+}
+
+void wait_any(const std::vector<Channel*>& channels, int ms, int extra_fd) {
   std::vector<Link*> links;
-  std::unordered_map<int, std::size_t> seen;  // fd -> index: a relay's link is polled once
+  std::unordered_set<Link*> seen;  // a relay's link is polled once
   for (Channel* c : channels) {
     if (!c || c->closed()) continue;
     if (c->has_pending()) ms = 0;
-    if (seen.emplace(c->fd(), fds.size()).second) {
-      fds.push_back({c->fd(), POLLIN, 0});
-      links.push_back(c->link().get());
-    }
+    if (seen.insert(c->link().get()).second) links.push_back(c->link().get());
   }
-  if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
-  if (::poll(fds.data(), fds.size(), ms) <= 0) return;
-  for (std::size_t i = 0; i < links.size(); ++i)
-    if (fds[i].revents) links[i]->mark_readable();
+  wait_links(links, ms, extra_fd);
 }
 
 Fd connect_control(const std::vector<std::string>& addresses, std::uint16_t port, SteadyTime deadline) {

@@ -49,6 +49,8 @@ class Link {
   // broke and is closed). A relay forwards this way so no slow rank holds up the others.
   void queue_line(const std::string& line);
   bool flush();
+  // Writes every queued line by the deadline; on failure the link is closed.
+  bool flush_by(SteadyTime deadline);
   bool wants_write() const { return !out_.empty(); }
 
  private:
@@ -75,6 +77,9 @@ class Channel {
   std::string close_reason() const;
   // Sends one message by the deadline; on failure the channel is closed (no throw).
   bool send(const Message& msg, SteadyTime deadline);
+  // Queues one message on the link, for Link::flush_by: rank 0 writes a relay's ranks' set-up
+  // messages in one go rather than one system call each.
+  void queue(const Message& msg);
   // Reads whatever is available without blocking and returns the complete messages. A
   // malformed message closes the channel, the protocol error as the reason.
   std::vector<Message> read_available();
@@ -91,6 +96,10 @@ class Channel {
   bool closed_ = false;
   std::string close_reason_;
 };
+
+// Waits up to ms until one of the open links (or extra_fd) is readable; returns those that
+// are, marked readable.
+std::vector<Link*> wait_links(const std::vector<Link*>& links, int ms, int extra_fd = -1);
 
 // Waits up to ms until one of the open channels (or extra_fd, when >= 0) has data; returns at
 // once when one already holds lines. Channels sharing a relay's link poll its socket once.

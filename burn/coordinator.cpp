@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -105,39 +107,44 @@ class Coordinator {
   // rank (burn/control_relay.h). A rank's channel is its own once its Hello arrived.
   void accept_hellos() {
     const auto deadline = Clock::now() + o_.timeout;
-    std::vector<std::unique_ptr<Channel>> pending;  // accepted, or routes without their Hello yet
+    // The connections with ranks still to say Hello: a direct one's single channel, or a
+    // relay's route -1 channel (it never says Hello) and its routes without theirs yet.
+    struct Open {
+      std::shared_ptr<Link> link;
+      std::vector<std::unique_ptr<Channel>> channels;
+    };
+    std::vector<Open> open;
     std::set<Link*> links;
     int known = 0;
     while (known < n_ && Clock::now() < deadline && !interrupted()) {
-      std::vector<Channel*> ptrs;
-      for (auto& p : pending) ptrs.push_back(p.get());
-      wait_any(ptrs, 100, listener_.get());
-      for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));)
-        pending.push_back(std::make_unique<Channel>(std::move(c)));
-      for (std::size_t i = 0; i < pending.size(); ++i) {
-        auto& p = pending[i];
-        if (!p) continue;
-        for (const auto& m : p->read_available()) {
-          const auto* hello = std::get_if<Hello>(&m);
-          if (!hello || hello->token != token_) continue;
-          if (!p->is_route(-1) && !p->is_route(hello->rank)) continue;  // a relay names its rank
-          const int rank = hello->rank;
-          if (rank < 0 || rank >= n_ || ch_[rank]) continue;
-          eps_[rank] = hello->endpoint;
-          if (hello->host_check) host_checks_[rank] = *hello->host_check;
-          if (hello->error) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), *hello->error);
-          links.insert(p->link().get());
-          ch_[rank] = std::move(p);
-          ++known;
-          break;
-        }
-        if (!p) continue;
-        // A relay's ranks: a channel per route, read in this same pass.
-        const std::shared_ptr<Link> link = p->link();
-        for (int route : link->take_new_routes())
-          if (route >= 0) pending.push_back(std::make_unique<Channel>(link, route));
+      std::vector<Link*> polled;
+      for (const auto& o : open) polled.push_back(o.link.get());
+      const auto ready = wait_links(polled, 100, listener_.get());
+      std::unordered_set<Link*> readable(ready.begin(), ready.end());
+      for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));) {
+        auto ch = std::make_unique<Channel>(std::move(c));
+        readable.insert(ch->link().get());
+        open.push_back({ch->link(), {}});
+        open.back().channels.push_back(std::move(ch));
       }
-      std::erase_if(pending, [](const auto& p) { return !p || p->closed(); });
+      for (auto& o : open) {
+        if (!readable.count(o.link.get())) continue;
+        for (std::size_t i = 0; i < o.channels.size(); ++i) {  // grows by a relay's new routes
+          if (auto hello = first_hello(*o.channels[i])) {
+            const int rank = hello->rank;
+            eps_[rank] = hello->endpoint;
+            if (hello->host_check) host_checks_[rank] = *hello->host_check;
+            if (hello->error) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), *hello->error);
+            links.insert(o.link.get());
+            ch_[rank] = std::move(o.channels[i]);
+            ++known;
+          }
+          for (int route : o.link->take_new_routes())  // read in this same pass
+            if (route >= 0) o.channels.push_back(std::make_unique<Channel>(o.link, route));
+        }
+        std::erase_if(o.channels, [](const auto& c) { return !c || c->closed(); });
+      }
+      std::erase_if(open, [](const Open& o) { return o.link->closed() || o.channels.empty(); });
     }
     for (int r = 0; r < n_; ++r)
       if (!ch_[r] && !lost_.count(r))
@@ -147,6 +154,19 @@ class Coordinator {
       std::cerr << fmt::format("burn: {} ranks reached rank 0 over {} connections (host relays)\n", known,
                                links.size());
     refuse_failed_hosts();
+  }
+
+  // The Hello a new channel sent, if it is one rank 0 takes: its token, a rank of the job not
+  // yet known, and on a relay's route the rank of that route.
+  std::optional<Hello> first_hello(Channel& ch) {
+    for (auto& m : ch.read_available()) {
+      auto* hello = std::get_if<Hello>(&m);
+      if (!hello || hello->token != token_) continue;
+      if (!ch.is_route(-1) && !ch.is_route(hello->rank)) continue;
+      if (hello->rank < 0 || hello->rank >= n_ || ch_[hello->rank]) continue;
+      return std::move(*hello);
+    }
+    return std::nullopt;
   }
 
   // A host whose preflight found errors measures itself, not the fabric: its ranks take no
@@ -203,8 +223,9 @@ class Coordinator {
     append_line_durable(results_path_, ev.dump());
   }
 
-  // A rank is lost for the rest of the run: written down at once, because when MPI aborts the
-  // job after a death this process has about a second left.
+  // A rank is lost for the rest of the run: its event is written down at once, and the summary
+  // after the pass (write_summary_if_lost), because when MPI aborts the job after a death this
+  // process has about a second left.
   void lose(int rank, const std::string& why) {
     if (lost_.count(rank)) return;
     lost_[rank] = fmt::format("{}: {}", who(rank), why);
@@ -212,7 +233,13 @@ class Coordinator {
     ch_[rank].reset();
     std::cerr << "burn: lost " << lost_[rank] << "\n";
     record_loss_event(rank, lost_[rank], stage_index_);
-    write_summary(false);
+    lost_since_summary_ = true;
+  }
+
+  // After a pass that lost ranks: one summary for all of them (a relay's link takes a host's
+  // ranks at once, a deadline maybe thousands).
+  void write_summary_if_lost() {
+    if (std::exchange(lost_since_summary_, false)) write_summary(false);
   }
 
   Summary write_summary(bool complete) {
@@ -263,42 +290,57 @@ class Coordinator {
   std::map<int, M> collect(const std::set<int>& ranks, SteadyTime deadline, const std::function<void()>& tick = {}) {
     const std::string type = message_type(Message{M{}});
     std::map<int, M> got;
-    bool stop_sent = false;
+    // The waiting ranks by the link they share (a relay's link carries its host's ranks): each
+    // pass polls the links once and reads only the ranks of those with something to read.
+    std::unordered_map<Link*, std::vector<int>> on_link;
+    for (int r : ranks)
+      if (ch_[r]) on_link[ch_[r]->link().get()].push_back(r);
+    auto waiting = [&](int r) { return ch_[r] && !got.count(r); };
+    bool stop_sent = false, first_pass = true;  // the first pass reads lines already filed
     while (true) {
-      std::vector<Channel*> waiting;
-      std::vector<int> waiting_ranks;
-      for (int r : ranks)
-        if (!got.count(r) && ch_[r]) {
-          waiting.push_back(ch_[r].get());
-          waiting_ranks.push_back(r);
+      std::vector<Link*> links;
+      for (auto it = on_link.begin(); it != on_link.end();) {
+        std::erase_if(it->second, [&](int r) { return !waiting(r); });
+        if (it->second.empty()) {
+          it = on_link.erase(it);
+        } else {
+          links.push_back(it->first);
+          ++it;
         }
-      if (waiting.empty()) break;
+      }
+      if (links.empty()) break;
       if (interrupted() && !stop_sent) {
         stop_sent = true;
         partial_ = true;
         write_summary(false);  // first, from the samples: MPI may kill this process soon
-        for (int r : waiting_ranks) ch_[r]->send(Stop{stage_index_}, Clock::now() + 200ms);
+        for (const auto& [link, rs] : on_link)
+          for (int r : rs) ch_[r]->send(Stop{stage_index_}, Clock::now() + 200ms);
         deadline = std::min(deadline, Clock::now() + 1s);
       }
       if (Clock::now() >= deadline) {
-        for (int r : waiting_ranks)
-          lose(r, interrupted() ? fmt::format("no {} after the interrupt", type)
-                                : fmt::format("sent no {} within the deadline (hung or overloaded)", type));
+        for (const auto& [link, rs] : on_link)
+          for (int r : rs)
+            lose(r, interrupted() ? fmt::format("no {} after the interrupt", type)
+                                  : fmt::format("sent no {} within the deadline (hung or overloaded)", type));
+        write_summary_if_lost();
         break;
       }
-      wait_any(waiting, 100);
-      for (int r : waiting_ranks) {
-        if (!ch_[r]) continue;
-        for (const auto& m : ch_[r]->read_available()) {
-          if (stage_of(m) != stage_index_) continue;
-          if (const auto* sample = std::get_if<Sample>(&m))
-            take_sample(r, *sample);
-          else if (const auto* x = std::get_if<M>(&m))
-            got[r] = *x;
+      for (Link* link : first_pass ? links : wait_links(links, 100)) {
+        for (int r : on_link[link]) {
+          if (!ch_[r]) continue;
+          for (const auto& m : ch_[r]->read_available()) {
+            if (stage_of(m) != stage_index_) continue;
+            if (const auto* sample = std::get_if<Sample>(&m))
+              take_sample(r, *sample);
+            else if (const auto* x = std::get_if<M>(&m))
+              got[r] = *x;
+          }
+          if (ch_[r]->closed() && !got.count(r))
+            lose(r, "control connection closed (" + ch_[r]->close_reason() + "): process died or was killed");
         }
-        if (ch_[r]->closed() && !got.count(r))
-          lose(r, "control connection closed (" + ch_[r]->close_reason() + "): process died or was killed");
       }
+      first_pass = false;
+      write_summary_if_lost();
       if (tick) tick();
     }
     return got;
@@ -322,10 +364,18 @@ class Coordinator {
         involved.insert(r);
       }
     }
+    // Queued per link, then each link written at once: a relay's ranks' messages in one go.
     auto send_all_involved = [&](const std::function<Message(int)>& make) {
+      std::unordered_set<Link*> links;
       for (int r : involved)
-        if (ch_[r] && !ch_[r]->send(make(r), Clock::now() + 2s))
-          lose(r, "control connection broken (" + ch_[r]->close_reason() + ")");
+        if (ch_[r]) {
+          ch_[r]->queue(make(r));
+          links.insert(ch_[r]->link().get());
+        }
+      for (Link* link : links) link->flush_by(Clock::now() + 2s);
+      for (int r : involved)
+        if (ch_[r] && ch_[r]->closed()) lose(r, "control connection broken (" + ch_[r]->close_reason() + ")");
+      write_summary_if_lost();
     };
     send_all_involved([&](int r) { return Setup{stage_index_, flows_of[r]}; });
     auto addrs = collect<Addresses>(involved, Clock::now() + o_.timeout);
@@ -422,6 +472,7 @@ class Coordinator {
   const Stage* current_ = nullptr;
   int stage_index_ = 0;
   bool partial_ = false;
+  bool lost_since_summary_ = false;
   std::map<int, std::map<std::tuple<std::uint32_t, int, bool>, SideReport>> live_;
   std::vector<RankReport> synthetic_;
 };

@@ -4,6 +4,7 @@
 #include "burn/verbs/verbs_settings.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -37,16 +38,20 @@ std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from,
 
 namespace {
 
-const SideReport* find_side(const std::vector<RankReport>& reports, int rank, std::uint32_t flow, int from, bool rx) {
-  for (const auto& r : reports) {
-    if (r.rank != rank) continue;
-    for (const auto& s : r.sides)
+// The reports by rank (a rank may have several: its own and the failures rank 0 adds), so a
+// stage of 32k flows is merged in linear time.
+using ReportsByRank = std::unordered_map<int, std::vector<const RankReport*>>;
+
+const SideReport* find_side(const ReportsByRank& reports, int rank, std::uint32_t flow, int from, bool rx) {
+  auto it = reports.find(rank);
+  if (it == reports.end()) return nullptr;
+  for (const RankReport* r : it->second)
+    for (const auto& s : r->sides)
       if (s.flow == flow && s.from == from && s.rx == rx) return &s;
-  }
   return nullptr;
 }
 
-DirectionResult merge_direction(std::uint32_t flow, int from, int to, const std::vector<RankReport>& reports,
+DirectionResult merge_direction(std::uint32_t flow, int from, int to, const ReportsByRank& reports,
                                 const LostRanks& lost, bool partial, const std::set<int>& refused) {
   DirectionResult d;
   d.from = from;
@@ -99,11 +104,13 @@ StageResult merge_stage(int index, const Stage& stage, const std::vector<RankRep
   out.index = index;
   out.name = stage.name;
   out.partial = partial;
+  ReportsByRank by_rank;
+  for (const auto& r : reports) by_rank[r.rank].push_back(&r);
   for (std::uint32_t id = 0; id < stage.flows.size(); ++id) {
     const Flow& f = stage.flows[id];
     FlowResult fr{id, f, {}};
-    fr.directions.push_back(merge_direction(id, f.src, f.dst, reports, lost, partial, refused));
-    if (f.bidirectional) fr.directions.push_back(merge_direction(id, f.dst, f.src, reports, lost, partial, refused));
+    fr.directions.push_back(merge_direction(id, f.src, f.dst, by_rank, lost, partial, refused));
+    if (f.bidirectional) fr.directions.push_back(merge_direction(id, f.dst, f.src, by_rank, lost, partial, refused));
     out.flows.push_back(std::move(fr));
   }
   return out;

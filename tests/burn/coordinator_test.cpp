@@ -4,8 +4,15 @@
 // with every rank connected directly, and with ranks 2-3 on a second host behind its relay.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <thread>
+
+#include "burn/control_relay.h"
+#include "burn/coordinator.h"
 #include "burn/summary.h"
 #include "common/exit_codes.h"
+#include "tests/burn/protocol_ranks.h"
 #include "tests/burn/thread_job.h"
 #include "tests/support/temp_dir.h"
 
@@ -82,3 +89,47 @@ TEST_P(Coordinator, LostRankFailsOnlyItsFlowsAndTheRunGoesOn) {
 INSTANTIATE_TEST_SUITE_P(Control, Coordinator, ::testing::Values(1, 2), [](const auto& p) {
   return p.param == 1 ? std::string("Direct") : std::string("ThroughHostRelay");
 });
+
+// 512 ranks in hosts of 8, every host but rank 0's behind its relay, the ranks speaking the
+// protocol from one thread (protocol_ranks.h, what the control-plane benchmark runs at 32k):
+// rank 0 holds 71 sockets, and every flow of the stage is measured and passes.
+TEST(CoordinatorAtScale, FiveHundredTwelveRanksBehindSixtyThreeRelays) {
+  ibburn::testing::TempDir dir;
+  constexpr int kRanks = 512, kPerHost = 8;
+  CoordinatorInput in;
+  in.ranks = kRanks;
+  Stage pairs{"pairs", {}};
+  for (int r = 0; r + 1 < kRanks; r += 2) pairs.flows.push_back({r, r + 1, true, 1});
+  in.plan = {"scale", {pairs}};
+  std::uint16_t port = 0;
+  in.listener = listen_tcp("127.0.0.1", 0, 1024, &port);
+  in.token = "t0ken";
+  std::vector<std::unique_ptr<Relay>> relays;
+  std::vector<std::thread> relaying;
+  std::vector<ibburn::testing::ProtocolRank> ranks;
+  const auto deadline = Clock::now() + 10s;
+  for (int h = 0; h < kRanks / kPerHost; ++h) {
+    Relay* relay = nullptr;
+    if (h > 0) {
+      relays.push_back(std::make_unique<Relay>(relay_path("scale" + std::to_string(::getpid()), h * kPerHost)));
+      relay = relays.back().get();
+      relaying.emplace_back([relay, port, deadline] { relay->run(connect_control({"127.0.0.1"}, port, deadline)); });
+    }
+    for (int r = h * kPerHost; r < (h + 1) * kPerHost; ++r)
+      ranks.push_back(
+          {r, "h" + std::to_string(h),
+           Channel(relay ? connect_unix(relay->path(), deadline) : connect_control({"127.0.0.1"}, port, deadline))});
+  }
+  std::thread speaking([&] { ibburn::testing::run_protocol_ranks(ranks, "t0ken", 100, nullptr); });
+  BurnOptions o = options(dir.path());
+  o.duration = 1500ms;
+  EXPECT_EQ(run_coordinator(std::move(in), o), kExitOk);
+  speaking.join();
+  for (auto& r : relays) r->finish(1s);
+  for (auto& t : relaying) t.join();
+  const BurnSummary s = load_summary(dir.file("summary.json"));
+  EXPECT_TRUE(s.pass);
+  EXPECT_TRUE(s.lost_ranks.empty());
+  ASSERT_EQ(s.flows.size(), static_cast<std::size_t>(kRanks));  // 256 flows, both ways
+  for (const auto& f : s.flows) EXPECT_EQ(f.verdict, Verdict::Pass) << f.from << "->" << f.to;
+}
