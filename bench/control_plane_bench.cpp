@@ -4,8 +4,9 @@
 // control protocol with no data plane, and, with hosts of K ranks, each host's real relay
 // (burn/control_relay.h) on a thread, as the host's first rank runs it. Ranks of rank 0's host
 // connect directly, as in a real job. The run goes through hello, set-up, address exchange,
-// connect, one 10 s stage of N/2 bidirectional flows with per-second samples, the reports and
-// the summary.
+// connect, one 10 s stage of N/2 bidirectional flows with per-second samples, the last rank
+// dying 2 s into the stage (behind a relay when there are relays), the reports and the
+// summary; then once more at the largest size with Ctrl-C on rank 0 5 s into the stage.
 // Prints per configuration, for rank 0 (its coordinator thread's CPU clock; peak RSS is this
 // process, rank 0 alone): the sockets it held, the time from start to stage 1 and its CPU in
 // that time, its CPU per second while only samples flow (seconds 2-8 of the stage) with the
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,6 +34,8 @@
 
 #include "burn/control_relay.h"
 #include "burn/coordinator.h"
+#include "burn/summary.h"
+#include "common/interrupt.h"
 #include "tests/burn/protocol_ranks.h"
 
 using namespace std::chrono_literals;
@@ -76,14 +80,15 @@ long peak_rss_mib() {
                       burn::Channel(relay ? burn::connect_unix(relay->path(), deadline)
                                           : burn::connect_control({"127.0.0.1"}, port, deadline))});
   }
-  ibburn::testing::run_protocol_ranks(mine, "t0ken", kGbps, counters);
+  ibburn::testing::run_protocol_ranks(mine, "t0ken", kGbps, counters, ranks - 1);
   for (auto& r : relays) r->finish(1s);
   for (auto& t : relaying) t.join();
   std::fflush(nullptr);
   std::_Exit(0);
 }
 
-void run(int ranks, int per_host, const std::string& out) {
+// interrupt: Ctrl-C on rank 0 five seconds into the stage (the last run: the flag stays set).
+void run(int ranks, int per_host, const std::string& out, bool interrupt) {
   using ibburn::testing::ProtocolCounters;
   auto* counters =
       new (mmap(nullptr, sizeof(ProtocolCounters), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))
@@ -114,6 +119,8 @@ void run(int ranks, int per_host, const std::string& out) {
     const int first = hosts * p / processes, last = hosts * (p + 1) / processes;
     const pid_t pid = fork();
     if (pid == 0) {
+      // Rank 0 runs on a host of its own in a real job: here the ranks yield the CPU to it.
+      if (::nice(19) == -1) std::perror("nice");
       in.listener.reset();
       run_hosts(ranks, per_host, first, last, port, counters);
     }
@@ -125,7 +132,7 @@ void run(int ranks, int per_host, const std::string& out) {
   std::atomic<bool> done{false};
   // Rank 0's CPU clock and the samples sent, at stage 1's start and over seconds 2-8 of the
   // stage, when only samples flow (10 ms resolution).
-  double cpu_at_stage1 = -1, cpu_a = 0, cpu_b = 0, wall_a = 0, wall_b = 0;
+  double cpu_at_stage1 = -1, cpu_a = 0, cpu_b = 0, wall_a = 0, wall_b = 0, interrupted_at = 0;
   long long samples_a = 0, samples_b = 0;
   std::thread watch([&] {
     while (!done && counters->first_start_ns == 0) std::this_thread::sleep_for(10ms);
@@ -133,6 +140,12 @@ void run(int ranks, int per_host, const std::string& out) {
     const double s1 = now_s();
     while (!done && now_s() < s1 + 2) std::this_thread::sleep_for(10ms);
     cpu_a = thread_cpu_s(rank0), wall_a = now_s(), samples_a = counters->samples;
+    if (interrupt) {
+      while (!done && now_s() < s1 + 5) std::this_thread::sleep_for(10ms);
+      interrupted_at = now_s();
+      ibburn::request_interrupt(SIGINT);
+      return;
+    }
     while (!done && now_s() < s1 + 8) std::this_thread::sleep_for(10ms);
     cpu_b = thread_cpu_s(rank0), wall_b = now_s(), samples_b = counters->samples;
   });
@@ -153,13 +166,25 @@ void run(int ranks, int per_host, const std::string& out) {
   const double cores = (cpu_b - cpu_a) / window;
   munmap(counters, sizeof(ProtocolCounters));
   const int sockets = per_host > 1 ? std::min(ranks, per_host) + hosts - 1 : ranks;
+  const std::string config = per_host > 1 ? "hosts of " + std::to_string(per_host) + " behind relays" : "direct";
+  const burn::BurnSummary summary = burn::load_summary(out + "/summary.json");
+  std::string lost;
+  for (const auto& l : summary.lost_ranks) lost += " rank " + std::to_string(l.rank) + " (" + l.reason + ")";
+  if (interrupt) {
+    std::printf(
+        "%6d ranks, %s: Ctrl-C on rank 0 5 s into the stage: it returned %.2f s later with exit %d; summary.json "
+        "interrupted=%s complete=%s\n",
+        ranks, config.c_str(), t1 - interrupted_at, code, summary.interrupted ? "true" : "false",
+        summary.complete ? "true" : "false");
+    return;
+  }
   std::printf(
       "%6d ranks, %s: rank 0 holds %d sockets | time to stage 1 %.2f s (rank 0's set-up CPU %.2f s) | while "
       "samples flow: rank 0 %.3f cores, the ranks sent %.0f samples/s | the stage, its reports and summaries: "
-      "rank 0 CPU %.2f s | wall %.1f s, rank 0 peak RSS %ld MiB, the ranks' and relays' CPU %.1f s, exit %d\n",
-      ranks, per_host > 1 ? ("hosts of " + std::to_string(per_host) + " behind relays").c_str() : "direct", sockets,
-      first > 0 ? first - t0 : -1.0, cpu_at_stage1 - cpu0, cores, samples_per_s, cpu1 - cpu_at_stage1, t1 - t0,
-      peak_rss_mib(), kids_cpu, code);
+      "rank 0 CPU %.2f s | wall %.1f s, rank 0 peak RSS %ld MiB, the ranks' and relays' CPU %.1f s | lost:%s | "
+      "exit %d\n",
+      ranks, config.c_str(), sockets, first > 0 ? first - t0 : -1.0, cpu_at_stage1 - cpu0, cores, samples_per_s,
+      cpu1 - cpu_at_stage1, t1 - t0, peak_rss_mib(), kids_cpu, lost.empty() ? " none" : lost.c_str(), code);
   std::fflush(stdout);
 }
 
@@ -180,15 +205,17 @@ int main(int argc, char** argv) {
   }
   if (sizes.empty()) sizes = {1024, 4096, 32768};
   const std::string out = std::filesystem::temp_directory_path() / ("ibburn-control-plane-" + std::to_string(getpid()));
+  auto runnable = [&](int n, int k) {
+    const int sockets = k > 1 ? (n + k - 1) / k + k : n;  // rank 0's; a child's are fewer
+    if (static_cast<rlim_t>(sockets) + 64 <= nofile.rlim_cur) return true;
+    std::printf("%6d ranks, %s: not run: rank 0 would hold %d sockets, the open-files limit here is %lu\n", n,
+                k > 1 ? "behind relays" : "direct", sockets, static_cast<unsigned long>(nofile.rlim_cur));
+    return false;
+  };
+  const std::vector<int> configs = per_host ? std::vector<int>{per_host} : std::vector<int>{1, 8};
   for (int n : sizes)
-    for (int k : per_host ? std::vector<int>{per_host} : std::vector<int>{1, 8}) {
-      const int sockets = k > 1 ? (n + k - 1) / k + k : n;  // rank 0's; a child's are fewer
-      if (static_cast<rlim_t>(sockets) + 64 > nofile.rlim_cur) {
-        std::printf("%6d ranks, %s: not run: rank 0 would hold %d sockets, the open-files limit here is %lu\n", n,
-                    k > 1 ? "behind relays" : "direct", sockets, static_cast<unsigned long>(nofile.rlim_cur));
-        continue;
-      }
-      run(n, k, out);
-    }
+    for (int k : configs)
+      if (runnable(n, k)) run(n, k, out, false);
+  if (runnable(sizes.back(), configs.back())) run(sizes.back(), configs.back(), out, true);
   std::filesystem::remove_all(out);
 }

@@ -1,6 +1,7 @@
 #include "burn/control_channel.h"
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 
 #include <cerrno>
@@ -84,14 +85,8 @@ std::string Link::route_lost(int route) const {
 std::vector<int> Link::take_new_routes() { return std::exchange(new_routes_, {}); }
 
 bool Link::send_line(const std::string& line, SteadyTime deadline) {
-  if (closed_) return false;
-  try {
-    send_all(fd_.get(), (line + "\n").data(), line.size() + 1, deadline);
-    return true;
-  } catch (const TransportError& e) {
-    close(e.what());
-    return false;
-  }
+  queue_line(line);  // behind what is queued: lines never interleave
+  return flush_by(deadline);
 }
 
 void Link::queue_line(const std::string& line) {
@@ -161,8 +156,10 @@ void Channel::close(const std::string& reason) {
   close_reason_ = reason;
   if (route_ < 0)
     link_->close(reason);
-  else  // best effort: the relay drops the rank, whose process then sees its channel close
-    link_->send_line(std::to_string(route_) + " !" + reason, Clock::now() + std::chrono::milliseconds(200));
+  else {  // without waiting: the relay drops the rank, whose process then sees its channel close
+    link_->queue_line(std::to_string(route_) + " !" + reason);
+    link_->flush();
+  }
 }
 
 std::vector<Message> Channel::read_available() {
@@ -186,6 +183,40 @@ std::vector<Message> Channel::read_available() {
 std::vector<Message> Channel::poll(int ms) {
   wait_any({this}, ms);
   return read_available();
+}
+
+LinkPoller::LinkPoller() : epoll_(::epoll_create1(EPOLL_CLOEXEC)) {
+  if (!epoll_) throw TransportError("epoll_create1: " + errno_text(errno));
+}
+
+void LinkPoller::add(Link* link) {
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = link;
+  if (!link->closed()) ::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, link->fd(), &ev);
+}
+
+void LinkPoller::add_fd(int fd) {
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = nullptr;
+  ::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev);
+}
+
+void LinkPoller::remove(Link* link) {
+  if (!link->closed()) ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, link->fd(), nullptr);
+}
+
+std::vector<Link*> LinkPoller::wait(int ms) {
+  epoll_event ev[256];
+  const int n = ::epoll_wait(epoll_.get(), ev, 256, ms);
+  std::vector<Link*> ready;
+  for (int i = 0; i < n; ++i) {
+    auto* link = static_cast<Link*>(ev[i].data.ptr);
+    if (link) link->mark_readable();
+    ready.push_back(link);
+  }
+  return ready;
 }
 
 std::vector<Link*> wait_links(const std::vector<Link*>& links, int ms, int extra_fd) {

@@ -43,7 +43,8 @@ class Link {
   std::map<int, std::vector<std::string>> take_all();
   // Routes whose first line arrived since the last call, in arrival order.
   std::vector<int> take_new_routes();
-  // Sends one line (a '\n' is added) by the deadline; on failure the link is closed.
+  // Sends one line (a '\n' is added), after the queued ones, by the deadline; on failure the
+  // link is closed.
   bool send_line(const std::string& line, SteadyTime deadline);
   // Without blocking: queue a line, and write what the socket takes now (false: the link
   // broke and is closed). A relay forwards this way so no slow rank holds up the others.
@@ -95,6 +96,21 @@ class Channel {
   int route_ = -1;
   bool closed_ = false;
   std::string close_reason_;
+};
+
+// Rank 0's wait on thousands of links: an epoll set, so a wake-up costs what is ready, not
+// what is open. A link whose socket closes leaves the set by itself.
+class LinkPoller {
+ public:
+  LinkPoller();
+  void add(Link* link);
+  void add_fd(int fd);  // a listener: wait() reports it as nullptr
+  void remove(Link* link);
+  // Waits up to ms; returns the links that are readable, marked readable.
+  std::vector<Link*> wait(int ms);
+
+ private:
+  Fd epoll_;
 };
 
 // Waits up to ms until one of the open links (or extra_fd) is readable; returns those that

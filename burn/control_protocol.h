@@ -6,7 +6,9 @@
 // Sequence (rank 0 runs the coordinator and, in a thread, a worker of its own):
 //   start-up (MPI broadcast, not the channel): rank 0 -> all   Boot {port, addresses, token}
 //                                                               or {error, code}: every rank exits
-//   each rank connects to rank 0's channel:     rank -> 0       Hello {rank, token, endpoint,
+//   each rank connects to rank 0's channel (directly, or through its host's relay, which
+//   prefixes each line with the rank: burn/control_channel.h):
+//                                               rank -> 0       Hello {rank, token, endpoint,
 //                                                               host_check?, error?}
 //       A Hello with `error` means the rank could not start its transport: rank 0 counts it
 //       lost at once, the rank waits for Done. A rank with no Hello within --timeout is lost.

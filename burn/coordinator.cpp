@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -46,17 +47,16 @@ class Coordinator {
       try {
         if (auto p = explainer_->plan_for(eps_)) plan_ = std::move(*p);
       } catch (...) {  // bad input (plan, endpoints): release the ranks before saying so
-        for (int r = 0; r < n_; ++r)
-          if (ch_[r]) ch_[r]->send(Done{}, Clock::now() + 1s);
+        release_all();
         throw;
       }
     }
     write_file_atomic(results_path_, run_header(o_, plan_, eps_).dump() + "\n");
-    for (const auto& [rank, reason] : lost_) record_loss_event(rank, reason, 0);
+    for (const auto& [rank, reason] : lost_) note_loss_event(rank, reason, 0);
+    if (!loss_events_.empty()) append_line_durable(results_path_, std::exchange(loss_events_, {}));
     write_summary(false);
     if (static_cast<int>(lost_.size()) == n_) {
-      for (int r = 0; r < n_; ++r)
-        if (ch_[r]) ch_[r]->send(Done{}, Clock::now() + 1s);
+      release_all();
       if (!refused_.empty()) {  // the hosts are the finding
         Summary s = write_summary(true);
         print_summary(std::cerr, "burn", s.findings);
@@ -77,8 +77,7 @@ class Coordinator {
     });
     const bool was_interrupted = interrupted();
     Summary s = write_summary(!was_interrupted);
-    for (int r = 0; r < n_; ++r)
-      if (ch_[r]) ch_[r]->send(Done{}, Clock::now() + 1s);
+    release_all();
     print_summary(std::cerr, "burn", s.findings);
     std::cerr << fmt::format("burn: {} stage(s) run, results in {}\n", stages_.size(), o_.out_dir);
     if (was_interrupted) return kExitInterrupted;
@@ -109,42 +108,50 @@ class Coordinator {
     const auto deadline = Clock::now() + o_.timeout;
     // The connections with ranks still to say Hello: a direct one's single channel, or a
     // relay's route -1 channel (it never says Hello) and its routes without theirs yet.
-    struct Open {
-      std::shared_ptr<Link> link;
-      std::vector<std::unique_ptr<Channel>> channels;
-    };
-    std::vector<Open> open;
+    std::unordered_map<Link*, std::vector<std::unique_ptr<Channel>>> open;
+    LinkPoller poller;
+    poller.add_fd(listener_.get());
     std::set<Link*> links;
     int known = 0;
     while (known < n_ && Clock::now() < deadline && !interrupted()) {
-      std::vector<Link*> polled;
-      for (const auto& o : open) polled.push_back(o.link.get());
-      const auto ready = wait_links(polled, 100, listener_.get());
-      std::unordered_set<Link*> readable(ready.begin(), ready.end());
-      for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));) {
-        auto ch = std::make_unique<Channel>(std::move(c));
-        readable.insert(ch->link().get());
-        open.push_back({ch->link(), {}});
-        open.back().channels.push_back(std::move(ch));
+      std::vector<Link*> ready;
+      for (Link* link : poller.wait(100)) {
+        if (link) {
+          ready.push_back(link);
+          continue;
+        }
+        for (Fd c; (c = accept_tcp(listener_.get(), Clock::now()));) {  // the listener
+          auto ch = std::make_unique<Channel>(std::move(c));
+          Link* l = ch->link().get();
+          poller.add(l);
+          ready.push_back(l);
+          open[l].push_back(std::move(ch));
+        }
       }
-      for (auto& o : open) {
-        if (!readable.count(o.link.get())) continue;
-        for (std::size_t i = 0; i < o.channels.size(); ++i) {  // grows by a relay's new routes
-          if (auto hello = first_hello(*o.channels[i])) {
+      for (Link* link : ready) {
+        auto it = open.find(link);
+        if (it == open.end()) continue;
+        auto& channels = it->second;
+        const std::shared_ptr<Link> keep = channels.front()->link();
+        for (std::size_t i = 0; i < channels.size(); ++i) {  // grows by a relay's new routes
+          if (auto hello = first_hello(*channels[i])) {
             const int rank = hello->rank;
             eps_[rank] = hello->endpoint;
             if (hello->host_check) host_checks_[rank] = *hello->host_check;
             if (hello->error) lost_[rank] = fmt::format("{}: could not start: {}", who(rank), *hello->error);
-            links.insert(o.link.get());
-            ch_[rank] = std::move(o.channels[i]);
+            links.insert(link);
+            ch_[rank] = std::move(channels[i]);
             ++known;
           }
-          for (int route : o.link->take_new_routes())  // read in this same pass
-            if (route >= 0) o.channels.push_back(std::make_unique<Channel>(o.link, route));
+          for (int route : keep->take_new_routes())  // read in this same pass
+            if (route >= 0) channels.push_back(std::make_unique<Channel>(keep, route));
         }
-        std::erase_if(o.channels, [](const auto& c) { return !c || c->closed(); });
+        std::erase_if(channels, [](const auto& c) { return !c || c->closed(); });
+        if (keep->closed() || channels.empty()) {
+          poller.remove(link);
+          open.erase(it);
+        }
       }
-      std::erase_if(open, [](const Open& o) { return o.link->closed() || o.channels.empty(); });
     }
     for (int r = 0; r < n_; ++r)
       if (!ch_[r] && !lost_.count(r))
@@ -216,30 +223,65 @@ class Coordinator {
     }
   }
 
-  void record_loss_event(int rank, const std::string& reason, int stage) {
+  // Queues a message for each rank, then writes each link at once (a relay's ranks' messages
+  // in one go, 2 s per link). Ranks whose channel broke are lost, when lose_broken.
+  template <class Ranks>
+  void send_to(const Ranks& ranks, const std::function<Message(int)>& make, bool lose_broken = true,
+               std::chrono::milliseconds per_link = 2s) {
+    std::unordered_set<Link*> links;
+    for (int r : ranks)
+      if (ch_[r]) {
+        ch_[r]->queue(make(r));
+        links.insert(ch_[r]->link().get());
+      }
+    for (Link* link : links) link->flush_by(Clock::now() + per_link);
+    if (!lose_broken) return;
+    for (int r : ranks)
+      if (ch_[r] && ch_[r]->closed()) lose(r, "control connection broken (" + ch_[r]->close_reason() + ")");
+    record_losses();
+  }
+
+  // Every rank still connected: the run is over.
+  void release_all() {
+    std::vector<int> all(static_cast<std::size_t>(n_));
+    std::iota(all.begin(), all.end(), 0);
+    send_to(
+        all, [](int) -> Message { return Done{}; }, false, 1s);
+  }
+
+  void note_loss_event(int rank, const std::string& reason, int stage) {
     json ev{{"type", "rank_lost"},     {"rank", rank},
             {"stage", stage},          {"reason", reason},
             {"host", eps_[rank].host}, {"endpoint", eps_[rank].endpoint}};
-    append_line_durable(results_path_, ev.dump());
+    if (!loss_events_.empty()) loss_events_ += '\n';
+    loss_events_ += ev.dump();
   }
 
-  // A rank is lost for the rest of the run: its event is written down at once, and the summary
-  // after the pass (write_summary_if_lost), because when MPI aborts the job after a death this
-  // process has about a second left.
+  // A rank is lost for the rest of the run. Its event is written down by record_losses() at the
+  // end of the same pass, because when MPI aborts the job after a death this process has about
+  // a second left; one pass may lose thousands (a relay's link, a deadline at 32k ranks).
   void lose(int rank, const std::string& why) {
     if (lost_.count(rank)) return;
     lost_[rank] = fmt::format("{}: {}", who(rank), why);
     if (ch_[rank]) ch_[rank]->close(why);
     ch_[rank].reset();
-    std::cerr << "burn: lost " << lost_[rank] << "\n";
-    record_loss_event(rank, lost_[rank], stage_index_);
-    lost_since_summary_ = true;
+    note_loss_event(rank, lost_[rank], stage_index_);
+    lost_in_pass_.push_back(rank);
   }
 
-  // After a pass that lost ranks: one summary for all of them (a relay's link takes a host's
-  // ranks at once, a deadline maybe thousands).
-  void write_summary_if_lost() {
-    if (std::exchange(lost_since_summary_, false)) write_summary(false);
+  // The pass's losses: their events in one durable append, a line each on stderr (the first
+  // few when there are many: results.jsonl has every one), then the summary.
+  void record_losses() {
+    if (!loss_events_.empty()) append_line_durable(results_path_, std::exchange(loss_events_, {}));
+    if (lost_in_pass_.empty()) return;
+    constexpr std::size_t kPrinted = 8;
+    for (std::size_t i = 0; i < lost_in_pass_.size() && i < kPrinted; ++i)
+      std::cerr << "burn: lost " << lost_[lost_in_pass_[i]] << "\n";
+    if (lost_in_pass_.size() > kPrinted)
+      std::cerr << fmt::format("burn: ... and {} more ranks lost (each in {})\n", lost_in_pass_.size() - kPrinted,
+                               results_path_);
+    lost_in_pass_.clear();
+    write_summary(false);
   }
 
   Summary write_summary(bool complete) {
@@ -290,44 +332,53 @@ class Coordinator {
   std::map<int, M> collect(const std::set<int>& ranks, SteadyTime deadline, const std::function<void()>& tick = {}) {
     const std::string type = message_type(Message{M{}});
     std::map<int, M> got;
-    // The waiting ranks by the link they share (a relay's link carries its host's ranks): each
-    // pass polls the links once and reads only the ranks of those with something to read.
+    // The waiting ranks by the link they share (a relay's link carries its host's ranks): a
+    // pass reads only the ranks of the links epoll found readable.
     std::unordered_map<Link*, std::vector<int>> on_link;
+    std::size_t left = 0;
     for (int r : ranks)
-      if (ch_[r]) on_link[ch_[r]->link().get()].push_back(r);
-    auto waiting = [&](int r) { return ch_[r] && !got.count(r); };
-    bool stop_sent = false, first_pass = true;  // the first pass reads lines already filed
-    while (true) {
-      std::vector<Link*> links;
-      for (auto it = on_link.begin(); it != on_link.end();) {
-        std::erase_if(it->second, [&](int r) { return !waiting(r); });
-        if (it->second.empty()) {
-          it = on_link.erase(it);
-        } else {
-          links.push_back(it->first);
-          ++it;
-        }
+      if (ch_[r]) {
+        on_link[ch_[r]->link().get()].push_back(r);
+        ++left;
       }
-      if (links.empty()) break;
+    LinkPoller poller;
+    for (const auto& [link, rs] : on_link) poller.add(link);
+    auto waiting = [&](int r) { return ch_[r] && !got.count(r); };
+    auto still_waiting = [&] {
+      std::vector<int> out;
+      for (const auto& [link, rs] : on_link)
+        for (int r : rs)
+          if (waiting(r)) out.push_back(r);
+      return out;
+    };
+    bool stop_sent = false, first_pass = true;  // the first pass reads lines already filed
+    while (left > 0) {
       if (interrupted() && !stop_sent) {
         stop_sent = true;
         partial_ = true;
         write_summary(false);  // first, from the samples: MPI may kill this process soon
-        for (const auto& [link, rs] : on_link)
-          for (int r : rs) ch_[r]->send(Stop{stage_index_}, Clock::now() + 200ms);
+        send_to(
+            still_waiting(), [&](int) -> Message { return Stop{stage_index_}; }, false, 200ms);
         deadline = std::min(deadline, Clock::now() + 1s);
       }
       if (Clock::now() >= deadline) {
-        for (const auto& [link, rs] : on_link)
-          for (int r : rs)
-            lose(r, interrupted() ? fmt::format("no {} after the interrupt", type)
-                                  : fmt::format("sent no {} within the deadline (hung or overloaded)", type));
-        write_summary_if_lost();
+        for (int r : still_waiting())
+          lose(r, interrupted() ? fmt::format("no {} after the interrupt", type)
+                                : fmt::format("sent no {} within the deadline (hung or overloaded)", type));
+        record_losses();
         break;
       }
-      for (Link* link : first_pass ? links : wait_links(links, 100)) {
-        for (int r : on_link[link]) {
-          if (!ch_[r]) continue;
+      std::vector<Link*> ready;
+      if (first_pass)
+        for (const auto& [link, rs] : on_link) ready.push_back(link);
+      else
+        ready = poller.wait(100);
+      first_pass = false;
+      for (Link* link : ready) {
+        auto it = on_link.find(link);
+        if (it == on_link.end()) continue;
+        for (int r : it->second) {
+          if (!waiting(r)) continue;
           for (const auto& m : ch_[r]->read_available()) {
             if (stage_of(m) != stage_index_) continue;
             if (const auto* sample = std::get_if<Sample>(&m))
@@ -335,12 +386,15 @@ class Coordinator {
             else if (const auto* x = std::get_if<M>(&m))
               got[r] = *x;
           }
-          if (ch_[r]->closed() && !got.count(r))
+          if (got.count(r)) {
+            --left;
+          } else if (ch_[r]->closed()) {
             lose(r, "control connection closed (" + ch_[r]->close_reason() + "): process died or was killed");
+            --left;
+          }
         }
       }
-      first_pass = false;
-      write_summary_if_lost();
+      record_losses();
       if (tick) tick();
     }
     return got;
@@ -364,20 +418,7 @@ class Coordinator {
         involved.insert(r);
       }
     }
-    // Queued per link, then each link written at once: a relay's ranks' messages in one go.
-    auto send_all_involved = [&](const std::function<Message(int)>& make) {
-      std::unordered_set<Link*> links;
-      for (int r : involved)
-        if (ch_[r]) {
-          ch_[r]->queue(make(r));
-          links.insert(ch_[r]->link().get());
-        }
-      for (Link* link : links) link->flush_by(Clock::now() + 2s);
-      for (int r : involved)
-        if (ch_[r] && ch_[r]->closed()) lose(r, "control connection broken (" + ch_[r]->close_reason() + ")");
-      write_summary_if_lost();
-    };
-    send_all_involved([&](int r) { return Setup{stage_index_, flows_of[r]}; });
+    send_to(involved, [&](int r) -> Message { return Setup{stage_index_, flows_of[r]}; });
     auto addrs = collect<Addresses>(involved, Clock::now() + o_.timeout);
 
     std::map<int, FlowTexts> peers, reasons;
@@ -405,10 +446,10 @@ class Coordinator {
       reasons[f.dst][id] = why;
       fail_flow(f, id, why);
     }
-    send_all_involved([&](int r) { return Connect{stage_index_, peers[r], reasons[r]}; });
+    send_to(involved, [&](int r) -> Message { return Connect{stage_index_, peers[r], reasons[r]}; });
     collect<Connected>(involved, Clock::now() + o_.timeout + 5s);
 
-    send_all_involved([&](int) { return Start{stage_index_, static_cast<long long>(o_.duration.count())}; });
+    send_to(involved, [&](int) -> Message { return Start{stage_index_, static_cast<long long>(o_.duration.count())}; });
     const auto t0 = Clock::now();
     auto next_print = t0 + 1s, next_summary = t0 + kSummaryRefresh;
     auto tick = [&] {
@@ -472,7 +513,8 @@ class Coordinator {
   const Stage* current_ = nullptr;
   int stage_index_ = 0;
   bool partial_ = false;
-  bool lost_since_summary_ = false;
+  std::string loss_events_;        // results.jsonl lines not yet written (record_losses)
+  std::vector<int> lost_in_pass_;  // not yet printed
   std::map<int, std::map<std::tuple<std::uint32_t, int, bool>, SideReport>> live_;
   std::vector<RankReport> synthetic_;
 };

@@ -19,7 +19,8 @@ struct RankState {
   bool running = false;
   Clock::time_point t0, next, end;
   int samples = 0;
-  bool done = false;
+  bool done = false;     // Done came, or the channel closed (also by a failed send)
+  bool counted = false;  // out of `left`
 };
 
 long long now_ns() {
@@ -39,7 +40,7 @@ void each_side(int rank, const std::vector<burn::FlowSetup>& flows, F&& f) {
 }  // namespace
 
 void run_protocol_ranks(std::vector<ProtocolRank>& ranks, const std::string& token, double gbps,
-                        ProtocolCounters* counters) {
+                        ProtocolCounters* counters, int lost_rank) {
   const double bytes_per_s = gbps * 1e9 / 8;
   for (auto& r : ranks) {
     burn::Hello h;
@@ -101,13 +102,23 @@ void run_protocol_ranks(std::vector<ProtocolRank>& ranks, const std::string& tok
         s.done = true;
       }
     }
-    if (!s.done && ch.closed()) s.done = true;
-    if (s.done) --left;
+  };
+  auto settle = [&](std::size_t i) {
+    RankState& s = st[i];
+    if (ranks[i].channel.closed()) s.done = true;
+    if (s.done && !s.counted) {
+      s.counted = true;
+      --left;
+    }
   };
   auto tick = [&](std::size_t i, Clock::time_point now) {
     RankState& s = st[i];
     if (now >= s.end) {
       report(i, now);
+      return;
+    }
+    if (now >= s.next && ranks[i].rank == lost_rank && s.samples == 2) {
+      ranks[i].channel.close("the benchmark kills it");
       return;
     }
     if (now >= s.next) {
@@ -141,12 +152,17 @@ void run_protocol_ranks(std::vector<ProtocolRank>& ranks, const std::string& tok
       if (st[i].done) continue;
       ranks[i].channel.link()->mark_readable();
       handle(i, now);
-      if (st[i].done) ::epoll_ctl(ep.get(), EPOLL_CTL_DEL, ranks[i].channel.fd(), nullptr);
+      if (st[i].done && !ranks[i].channel.closed())
+        ::epoll_ctl(ep.get(), EPOLL_CTL_DEL, ranks[i].channel.fd(), nullptr);
+      settle(i);
     }
     if (now >= next_due) {
       next_due = Clock::time_point::max();
       for (std::size_t i = 0; i < ranks.size(); ++i)
-        if (!st[i].done && st[i].running) tick(i, now);
+        if (!st[i].done && st[i].running) {
+          tick(i, now);
+          settle(i);
+        }
     }
   }
 }

@@ -25,8 +25,9 @@ struct ProtocolCounters {
 };
 
 // Sends each rank's Hello (token, host, an endpoint at gbps), then answers rank 0 until every
-// rank has its Done or lost its channel. counters may be null.
+// rank has its Done or lost its channel. counters may be null. The rank `lost_rank` (when it is
+// one of these) dies two seconds into its first stage: it closes its channel.
 void run_protocol_ranks(std::vector<ProtocolRank>& ranks, const std::string& token, double gbps,
-                        ProtocolCounters* counters);
+                        ProtocolCounters* counters, int lost_rank = -1);
 
 }  // namespace ibburn::testing
