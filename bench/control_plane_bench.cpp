@@ -32,10 +32,10 @@
 #include <thread>
 #include <vector>
 
-#include "burn/control_relay.h"
 #include "burn/coordinator.h"
 #include "burn/summary.h"
 #include "common/interrupt.h"
+#include "tests/burn/host_relays.h"
 #include "tests/burn/protocol_ranks.h"
 
 using namespace std::chrono_literals;
@@ -54,6 +54,13 @@ double thread_cpu_s(clockid_t clock) {
 
 double now_s() { return std::chrono::duration<double>(burn::Clock::now().time_since_epoch()).count(); }
 
+// CPU of the children waited for so far.
+double children_cpu_s() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 long peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -64,25 +71,13 @@ long peak_rss_mib() {
 [[noreturn]] void run_hosts(int ranks, int per_host, int first, int last, std::uint16_t port,
                             ibburn::testing::ProtocolCounters* counters) {
   const auto deadline = burn::Clock::now() + 120s;
-  std::vector<std::unique_ptr<burn::Relay>> relays;
-  std::vector<std::thread> relaying;
-  std::vector<ibburn::testing::ProtocolRank> mine;
-  for (int h = first; h < last; ++h) {
-    burn::Relay* relay = nullptr;
-    if (per_host > 1 && h > 0) {
-      relays.push_back(std::make_unique<burn::Relay>(burn::relay_path(std::to_string(getppid()), h * per_host)));
-      relay = relays.back().get();
-      relaying.emplace_back(
-          [relay, port, deadline] { relay->run(burn::connect_control({"127.0.0.1"}, port, deadline)); });
-    }
-    for (int r = h * per_host; r < std::min(ranks, (h + 1) * per_host); ++r)
-      mine.push_back({r, "h" + std::to_string(h),
-                      burn::Channel(relay ? burn::connect_unix(relay->path(), deadline)
-                                          : burn::connect_control({"127.0.0.1"}, port, deadline))});
+  {
+    const ibburn::testing::HostRelays relays(per_host, first, last, port, deadline);
+    std::vector<ibburn::testing::ProtocolRank> mine;
+    for (int r = first * per_host; r < std::min(ranks, last * per_host); ++r)
+      mine.push_back({r, "h" + std::to_string(r / per_host), relays.connect(r, deadline)});
+    ibburn::testing::run_protocol_ranks(mine, "t0ken", kGbps, counters, ranks - 1);
   }
-  ibburn::testing::run_protocol_ranks(mine, "t0ken", kGbps, counters, ranks - 1);
-  for (auto& r : relays) r->finish(1s);
-  for (auto& t : relaying) t.join();
   std::fflush(nullptr);
   std::_Exit(0);
 }
@@ -110,7 +105,8 @@ void run(int ranks, int per_host, const std::string& out, bool interrupt) {
   o.quiet = true;
   o.host_check = false;
 
-  std::fflush(stdout);  // not once more from each child
+  std::fflush(stdout);                          // not once more from each child
+  const double kids_before = children_cpu_s();  // the earlier runs' children
   const double t0 = now_s();
   const int hosts = (ranks + per_host - 1) / per_host;
   const int processes = (ranks + kRanksPerProcess - 1) / kRanksPerProcess;
@@ -155,12 +151,7 @@ void run(int ranks, int per_host, const std::string& out, bool interrupt) {
   done = true;
   watch.join();
   for (pid_t c : children) waitpid(c, nullptr, 0);
-  rusage kids{};
-  getrusage(RUSAGE_CHILDREN, &kids);  // every child so far: the previous runs' are subtracted
-  static double kids_before = 0;
-  const double kids_cpu =
-      kids.ru_utime.tv_sec + kids.ru_stime.tv_sec + (kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6 - kids_before;
-  kids_before += kids_cpu;
+  const double kids_cpu = children_cpu_s() - kids_before;
   const double first = counters->first_start_ns / 1e9;
   const double window = wall_b - wall_a, samples_per_s = (samples_b - samples_a) / window;
   const double cores = (cpu_b - cpu_a) / window;

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <charconv>
 #include <thread>
-#include <unordered_set>
 
 #include "burn/transport.h"
 
@@ -181,7 +180,10 @@ std::vector<Message> Channel::read_available() {
 }
 
 std::vector<Message> Channel::poll(int ms) {
-  wait_any({this}, ms);
+  if (!closed() && !has_pending()) {
+    pollfd p{fd(), POLLIN, 0};
+    if (::poll(&p, 1, ms) > 0) link_->mark_readable();
+  }
   return read_available();
 }
 
@@ -217,36 +219,6 @@ std::vector<Link*> LinkPoller::wait(int ms) {
     ready.push_back(link);
   }
   return ready;
-}
-
-std::vector<Link*> wait_links(const std::vector<Link*>& links, int ms, int extra_fd) {
-  std::vector<pollfd> fds;
-  std::vector<Link*> open;
-  for (Link* l : links)
-    if (!l->closed()) {
-      fds.push_back({l->fd(), POLLIN, 0});
-      open.push_back(l);
-    }
-  if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
-  std::vector<Link*> ready;
-  if (::poll(fds.data(), fds.size(), ms) <= 0) return ready;
-  for (std::size_t i = 0; i < open.size(); ++i)
-    if (fds[i].revents) {
-      open[i]->mark_readable();
-      ready.push_back(open[i]);
-    }
-  return ready;
-}
-
-void wait_any(const std::vector<Channel*>& channels, int ms, int extra_fd) {
-  std::vector<Link*> links;
-  std::unordered_set<Link*> seen;  // a relay's link is polled once
-  for (Channel* c : channels) {
-    if (!c || c->closed()) continue;
-    if (c->has_pending()) ms = 0;
-    if (seen.insert(c->link().get()).second) links.push_back(c->link().get());
-  }
-  wait_links(links, ms, extra_fd);
 }
 
 Fd connect_control(const std::vector<std::string>& addresses, std::uint16_t port, SteadyTime deadline) {

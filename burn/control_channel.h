@@ -98,7 +98,7 @@ class Channel {
   std::string close_reason_;
 };
 
-// Rank 0's wait on thousands of links: an epoll set, so a wake-up costs what is ready, not
+// Rank 0's wait on its links: an epoll set, so a wake-up costs what is ready, not
 // what is open. A link whose socket closes leaves the set by itself.
 class LinkPoller {
  public:
@@ -112,14 +112,6 @@ class LinkPoller {
  private:
   Fd epoll_;
 };
-
-// Waits up to ms until one of the open links (or extra_fd) is readable; returns those that
-// are, marked readable.
-std::vector<Link*> wait_links(const std::vector<Link*>& links, int ms, int extra_fd = -1);
-
-// Waits up to ms until one of the open channels (or extra_fd, when >= 0) has data; returns at
-// once when one already holds lines. Channels sharing a relay's link poll its socket once.
-void wait_any(const std::vector<Channel*>& channels, int ms, int extra_fd = -1);
 
 // A rank's (or a relay's) connection to rank 0: tries each candidate address (a few seconds
 // each) until one answers. Throws TransportError listing what was tried.

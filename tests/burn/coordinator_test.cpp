@@ -4,14 +4,12 @@
 // with every rank connected directly, and with ranks 2-3 on a second host behind its relay.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <thread>
 
-#include "burn/control_relay.h"
 #include "burn/coordinator.h"
 #include "burn/summary.h"
 #include "common/exit_codes.h"
+#include "tests/burn/host_relays.h"
 #include "tests/burn/protocol_ranks.h"
 #include "tests/burn/thread_job.h"
 #include "tests/support/temp_dir.h"
@@ -104,29 +102,18 @@ TEST(CoordinatorAtScale, FiveHundredTwelveRanksBehindSixtyThreeRelays) {
   std::uint16_t port = 0;
   in.listener = listen_tcp("127.0.0.1", 0, 1024, &port);
   in.token = "t0ken";
-  std::vector<std::unique_ptr<Relay>> relays;
-  std::vector<std::thread> relaying;
-  std::vector<ibburn::testing::ProtocolRank> ranks;
   const auto deadline = Clock::now() + 10s;
-  for (int h = 0; h < kRanks / kPerHost; ++h) {
-    Relay* relay = nullptr;
-    if (h > 0) {
-      relays.push_back(std::make_unique<Relay>(relay_path("scale" + std::to_string(::getpid()), h * kPerHost)));
-      relay = relays.back().get();
-      relaying.emplace_back([relay, port, deadline] { relay->run(connect_control({"127.0.0.1"}, port, deadline)); });
-    }
-    for (int r = h * kPerHost; r < (h + 1) * kPerHost; ++r)
-      ranks.push_back(
-          {r, "h" + std::to_string(h),
-           Channel(relay ? connect_unix(relay->path(), deadline) : connect_control({"127.0.0.1"}, port, deadline))});
+  std::vector<ibburn::testing::ProtocolRank> ranks;
+  {
+    const ibburn::testing::HostRelays relays(kPerHost, 0, kRanks / kPerHost, port, deadline);
+    for (int r = 0; r < kRanks; ++r)
+      ranks.push_back({r, "h" + std::to_string(r / kPerHost), relays.connect(r, deadline)});
+    std::thread speaking([&] { ibburn::testing::run_protocol_ranks(ranks, "t0ken", 100, nullptr); });
+    BurnOptions o = options(dir.path());
+    o.duration = 1500ms;
+    EXPECT_EQ(run_coordinator(std::move(in), o), kExitOk);
+    speaking.join();
   }
-  std::thread speaking([&] { ibburn::testing::run_protocol_ranks(ranks, "t0ken", 100, nullptr); });
-  BurnOptions o = options(dir.path());
-  o.duration = 1500ms;
-  EXPECT_EQ(run_coordinator(std::move(in), o), kExitOk);
-  speaking.join();
-  for (auto& r : relays) r->finish(1s);
-  for (auto& t : relaying) t.join();
   const BurnSummary s = load_summary(dir.file("summary.json"));
   EXPECT_TRUE(s.pass);
   EXPECT_TRUE(s.lost_ranks.empty());

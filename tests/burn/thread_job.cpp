@@ -1,12 +1,10 @@
 #include "tests/burn/thread_job.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <thread>
 
 #include "burn/control_channel.h"
-#include "burn/control_relay.h"
+#include "tests/burn/host_relays.h"
 #include "burn/coordinator.h"
 #include "burn/worker.h"
 #include "tests/burn/paced_transport.h"
@@ -42,23 +40,13 @@ int run_thread_job(const ThreadJob& job, const burn::BurnOptions& o) {
   in.listener = burn::listen_tcp("127.0.0.1", 0, 4096, &port);
   in.token = "t0ken";
   const int per_host = std::max(1, job.ranks_per_host);
-  std::vector<std::unique_ptr<burn::Relay>> relays((job.ranks + per_host - 1) / per_host);
-  for (std::size_t h = 1; per_host > 1 && h < relays.size(); ++h)
-    relays[h] = std::make_unique<burn::Relay>(burn::relay_path("test" + std::to_string(::getpid()), int(h) * per_host));
-  std::vector<std::thread> relaying;
-  for (auto& relay : relays)
-    if (relay)
-      relaying.emplace_back(
-          [&, r = relay.get()] { r->run(burn::connect_control({"127.0.0.1"}, port, Clock::now() + o.timeout)); });
+  const HostRelays relays(per_host, 0, (job.ranks + per_host - 1) / per_host, port, Clock::now() + o.timeout);
   auto rates = std::make_shared<const std::vector<double>>(job.rates);
   std::vector<std::thread> ranks;
   for (int r = 0; r < job.ranks; ++r)
     ranks.emplace_back([&, r] {
       PacedTransport transport(r, rates, job.first_start_ns);
-      const auto deadline = Clock::now() + o.timeout;
-      const burn::Relay* relay = relays[r / per_host].get();
-      burn::Channel ch(relay ? burn::connect_unix(relay->path(), deadline)
-                             : burn::connect_control({"127.0.0.1"}, port, deadline));
+      burn::Channel ch = relays.connect(r, Clock::now() + o.timeout);
       burn::Hello hello;
       hello.rank = r;
       hello.token = "t0ken";
@@ -71,9 +59,6 @@ int run_thread_job(const ThreadJob& job, const burn::BurnOptions& o) {
     });
   const int code = burn::run_coordinator(std::move(in), o);
   for (auto& t : ranks) t.join();
-  for (auto& relay : relays)
-    if (relay) relay->finish(1s);
-  for (auto& t : relaying) t.join();
   return code;
 }
 
