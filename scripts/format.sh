@@ -15,9 +15,11 @@ if [ -z "$clang_format" ]; then
   echo "format: clang-format not found (Debian: apt-get install clang-format)" >&2
   exit 2
 fi
-# Tracked and new (not ignored) sources of the modules, app/, tests/ and bench/.
+# Tracked and new (not ignored) sources of the modules (CMakeLists.txt's graph, app/
+# included), tests/ and bench/.
+folders=$(bash scripts/module-graph . --names | tr '\n' '|')
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.h' '*.cpp' '*.cu' |
-  grep -E '^(app|bench|burn|check|common|counters|cuda|host|plan|rdma|report|tests|topo|wiring)/' | sort -u)
+  grep -E "^(${folders}tests|bench)/" | sort -u)
 if ((!check)); then
   "$clang_format" -i "${files[@]}"
   exit 0
