@@ -96,8 +96,7 @@ class Job : public burn::Explainer {
       sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, so);
       last_ = sweeper_->sweep();
       topology_ = std::make_unique<TopologyWatch>(*last_);
-      mad_ = so.mad;
-      sm_ = std::make_unique<SmWatch>(topo::probe_master_sm(mad_));
+      sm_ = std::make_unique<SmWatch>(topo::probe_master_sm(sweeper_->mad_window()));
       write_file_atomic(dir_ + "/counters-before.json", counters::to_json(*last_).dump() + "\n");
       write_counters();
       step("counters", t0, fmt::format("ok: {} ports", last_->ports.size()));
@@ -200,7 +199,8 @@ class Job : public burn::Explainer {
     auto errors = errors_under_load(deltas, rules_, result.index);
     topology_->compare(now, result.index);
     topology_->absorb(errors);  // the far ends of a switch that dropped out, a cable that went down
-    if (auto lost = sm_->check(topo::probe_master_sm(mad_), result.index)) counter_findings_.push_back(*lost);
+    if (auto lost = sm_->check(topo::probe_master_sm(sweeper_->mad_window()), result.index))
+      counter_findings_.push_back(*lost);
     const auto expected = expected_octets(*model_, ports_by_rank_, result);
     if (expected_total_.empty()) expected_total_.assign(expected.size(), 0.0);
     for (size_t e = 0; e < expected.size(); ++e) expected_total_[e] += expected[e];
@@ -390,7 +390,6 @@ class Job : public burn::Explainer {
   std::unique_ptr<SimDataCounters> sim_counters_;
   std::unique_ptr<TopologyWatch> topology_;
   std::unique_ptr<SmWatch> sm_;
-  topo::MadOptions mad_;
   std::unique_ptr<plan::RouteExplainer> localizer_;
   std::vector<uint64_t> given_guids_;                     // --endpoints: rank -> port GUID
   std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives

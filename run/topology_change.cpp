@@ -42,6 +42,18 @@ std::string state_text(const PortSample& p) {
   return s;
 }
 
+// Packets toward what went away are discarded on their way (the sweep's own MADs to a
+// vanished switch's LID among them, at the vantage point's leaf, every sweep from then on):
+// relay errors and discards alone, in or after the stage of a change, are that change's doing.
+bool routing_only(const Finding& f) {
+  if (f.kind != "errors_under_load" || !f.details.contains("rise") || f.details["rise"].empty()) return false;
+  for (const auto& [counter, rise] : f.details["rise"].items())
+    if (counter != counters::counter_name(Counter::PortRcvSwitchRelayErrors) &&
+        counter != counters::counter_name(Counter::PortXmitDiscards))
+      return false;
+  return true;
+}
+
 // Smallest-index representative, for grouping nodes that dropped out together.
 size_t find_root(std::vector<size_t>& parent, size_t i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -228,6 +240,9 @@ void TopologyWatch::absorb(std::vector<Finding>& findings) {
   auto cause = [&](const Finding& f) -> std::optional<size_t> {
     for (const auto& r : f.ports)
       if (auto it = affected_ref_.find({r.node, r.port}); it != affected_ref_.end()) return it->second;
+    if (!routing_only(f)) return std::nullopt;
+    for (size_t c = findings_.size(); c-- > 0;)
+      if (findings_[c].details.value("stage", 0) <= f.details.value("stage", 0)) return c;
     return std::nullopt;
   };
   std::vector<Finding> kept;

@@ -33,8 +33,10 @@ class TopologyWatch {
   // Whether a change found so far covers this port (by node GUID and port number).
   bool affected(uint64_t node_guid, int port) const { return affected_guid_.count({node_guid, port}) > 0; }
 
-  // Removes from `findings` those naming a port a change covers; each goes into that change's
-  // details (`consequences`): a spine that dropped out explains its peers' LinkDownedCounter.
+  // Removes from `findings` those naming a port a change covers, and errors under load of
+  // only relay errors and discards in or after the stage of a change (packets toward what
+  // went away);
+  // each goes into that change's details (`consequences`).
   void absorb(std::vector<Finding>& findings);
 
   // `expected` octets per cable direction with 0 where either end is covered by a change:

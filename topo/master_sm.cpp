@@ -24,8 +24,7 @@ MasterSm decode_sm_info(const std::array<uint8_t, kMadDataSize>& sm_info, uint16
   return sm;
 }
 
-SmProbe probe_master_sm(const MadOptions& options) {
-  MadWindow window(options);
+SmProbe probe_master_sm(MadWindow& window) {
   SmProbe out;
   // The local port's PortInfo over a directed route of no hops.
   MadRequest pi;

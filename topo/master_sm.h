@@ -30,8 +30,7 @@ struct SmProbe {
 uint16_t master_sm_lid(const std::array<uint8_t, kMadDataSize>& port_info);
 MasterSm decode_sm_info(const std::array<uint8_t, kMadDataSize>& sm_info, uint16_t lid);
 
-// Asks through a MAD window on `options`' port. Never throws for an SM that does not answer;
-// throws EnvironmentError when the port cannot be opened.
-SmProbe probe_master_sm(const MadOptions& options);
+// Asks through `window`; never throws for an SM that does not answer.
+SmProbe probe_master_sm(MadWindow& window);
 
 }  // namespace ibburn::topo

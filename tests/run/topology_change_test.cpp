@@ -109,6 +109,30 @@ TEST(TopologyWatch, ASwitchThatDroppedOutIsOneFindingWithItsCables) {
   EXPECT_EQ(w.compare(now.snap, 2), 0u);
 }
 
+TEST(TopologyWatch, RelayErrorsFromTheStageOfAChangeOnArePartOfIt) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.drop("spine01");
+  ASSERT_EQ(w.compare(now.snap, 2), 1u);
+  // The sweep's MADs to spine01's LID, discarded by the vantage point's leaf.
+  auto relayed = [](int stage, nlohmann::json rise) {
+    return Finding{"errors_under_load",
+                   Severity::Error,
+                   "relay",
+                   {{"leaf01", 1}, {"host001 mlx5_0", 1}},
+                   {{"stage", stage}, {"rise", std::move(rise)}}};
+  };
+  std::vector<Finding> errors = {relayed(2, {{"PortRcvSwitchRelayErrors", 96}}), relayed(3, {{"PortXmitDiscards", 4}}),
+                                 relayed(1, {{"PortRcvSwitchRelayErrors", 3}}),  // before it: its own
+                                 relayed(2, {{"PortRcvSwitchRelayErrors", 5}, {"SymbolErrorCounter", 9}})};
+  w.absorb(errors);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].details["stage"], 1);
+  EXPECT_TRUE(errors[1].details["rise"].contains("SymbolErrorCounter"));
+  EXPECT_EQ(w.findings()[0].details["consequences"].size(), 2u);
+}
+
 TEST(TopologyWatch, ALeafThatDroppedOutTakesItsHostsWithItInOneFinding) {
   Fabric start = two_tier();
   TopologyWatch w(start.snap);
