@@ -197,17 +197,14 @@ class Job : public burn::Explainer {
     write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
-    topology_->compare(now, result.index);
-    topology_->absorb(errors);  // the far ends of a switch that dropped out, a cable that went down
-    if (auto lost = sm_->check(topo::probe_master_sm(sweeper_->mad_window()), result.index))
-      counter_findings_.push_back(*lost);
+    fabric_changes(now, result.index, errors);
     const auto expected = expected_octets(*model_, ports_by_rank_, result);
     if (expected_total_.empty()) expected_total_.assign(expected.size(), 0.0);
     for (size_t e = 0; e < expected.size(); ++e) expected_total_[e] += expected[e];
     std::vector<Finding> coverage;
     if (coverage_ > 0)
-      coverage = coverage_findings(*model_, topology_->judgeable(*model_, expected), seen_octets(*model_, deltas),
-                                   coverage_, seconds, result.index);
+      coverage = coverage_findings(*model_, topology_ ? topology_->judgeable(*model_, expected) : expected,
+                                   seen_octets(*model_, deltas), coverage_, seconds, result.index);
     if (!o_.burn.quiet)
       std::cerr << fmt::format("run: stage {} counters: {} port(s) with errors under load, {} cable finding(s) from "
                                "data counters ({:.1f} s)\n",
@@ -337,6 +334,16 @@ class Job : public burn::Explainer {
     write_file_atomic(dir_ + "/cables.csv",
                       cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
     return drain;
+  }
+
+  // The sweep after a stage against the one before stage 1 (switches and cables gone), and
+  // the SM still there. Errors under load that a change explains become its details.
+  void fabric_changes(const counters::Snapshot& now, int stage, std::vector<Finding>& errors) {
+    if (!topology_ || !sweeper_) return;
+    topology_->compare(now, stage);
+    topology_->absorb(errors);
+    if (auto lost = sm_->check(topo::probe_master_sm(sweeper_->mad_window()), stage))
+      counter_findings_.push_back(*lost);
   }
 
   // The counters' findings: each stage's, and the fabric's changes since before stage 1.
