@@ -51,6 +51,8 @@ class Sweeper {
   // One sweep of every target; never throws for ports that do not answer.
   Snapshot sweep();
   const MadWindow::Stats& mad_stats() const { return window_.stats(); }
+  // For other MADs between sweeps (umad2sim takes one open port per process).
+  MadWindow& mad_window() { return window_; }
 
  private:
   Snapshot sweep_errors_only(const Thresholds& thresholds);

@@ -23,7 +23,7 @@ std::string port_key(const std::string& node, int port) { return node + "[" + st
 CableVerdict verdict_of_kind(const std::string& kind) {
   if (kind == "missing" || kind == "missing_node") return CableVerdict::Missing;
   if (kind == "miswired" || kind == "swapped") return CableVerdict::Miswired;
-  if (kind == "flapping" || kind == "port_down") return CableVerdict::Flapping;
+  if (kind == "flapping" || kind == "port_down" || kind == "link_down") return CableVerdict::Flapping;
   if (kind == "degraded") return CableVerdict::Slow;
   return CableVerdict::Errors;
 }

@@ -29,6 +29,8 @@
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
 #include "run/slurm_drain.h"
+#include "run/sm_watch.h"
+#include "run/topology_change.h"
 #include "wiring/name_inference.h"
 #include "wiring/wiring.h"
 
@@ -90,8 +92,11 @@ class Job : public burn::Explainer {
       so.mad.timeout = source.live.timeout;
       so.mad.retries = source.live.retries;
       so.extended = true;
+      so.port_state = true;  // a cable down between two switches that both still answer
       sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, so);
       last_ = sweeper_->sweep();
+      topology_ = std::make_unique<TopologyWatch>(*last_);
+      sm_ = std::make_unique<SmWatch>(topo::probe_master_sm(sweeper_->mad_window()));
       write_file_atomic(dir_ + "/counters-before.json", counters::to_json(*last_).dump() + "\n");
       write_counters();
       step("counters", t0, fmt::format("ok: {} ports", last_->ports.size()));
@@ -192,12 +197,14 @@ class Job : public burn::Explainer {
     write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
+    fabric_changes(now, result.index, errors);
     const auto expected = expected_octets(*model_, ports_by_rank_, result);
     if (expected_total_.empty()) expected_total_.assign(expected.size(), 0.0);
     for (size_t e = 0; e < expected.size(); ++e) expected_total_[e] += expected[e];
     std::vector<Finding> coverage;
     if (coverage_ > 0)
-      coverage = coverage_findings(*model_, expected, seen_octets(*model_, deltas), coverage_, seconds, result.index);
+      coverage = coverage_findings(*model_, topology_ ? topology_->judgeable(*model_, expected) : expected,
+                                   seen_octets(*model_, deltas), coverage_, seconds, result.index);
     if (!o_.burn.quiet)
       std::cerr << fmt::format("run: stage {} counters: {} port(s) with errors under load, {} cable finding(s) from "
                                "data counters ({:.1f} s)\n",
@@ -211,7 +218,7 @@ class Job : public burn::Explainer {
     localizer_->explain(s, eps);
     corroborate(s.findings);
     std::vector<Finding> all = topo_findings_;
-    all.insert(all.end(), counter_findings_.begin(), counter_findings_.end());
+    for (auto& f : counter_evidence()) all.push_back(std::move(f));
     if (s.doc.complete && !expected_total_.empty())
       for (auto& f : unused_directions(*model_, expected_total_)) all.push_back(std::move(f));
     all.insert(all.end(), s.findings.begin(), s.findings.end());
@@ -329,11 +336,28 @@ class Job : public burn::Explainer {
     return drain;
   }
 
+  // The sweep after a stage against the one before stage 1 (switches and cables gone), and
+  // the SM still there. Errors under load that a change explains become its details.
+  void fabric_changes(const counters::Snapshot& now, int stage, std::vector<Finding>& errors) {
+    if (!topology_ || !sweeper_) return;
+    topology_->compare(now, stage);
+    topology_->absorb(errors);
+    if (auto lost = sm_->check(topo::probe_master_sm(sweeper_->mad_window()), stage))
+      counter_findings_.push_back(*lost);
+  }
+
+  // The counters' findings: each stage's, and the fabric's changes since before stage 1.
+  std::vector<Finding> counter_evidence() const {
+    std::vector<Finding> all = counter_findings_;
+    if (topology_) all.insert(all.end(), topology_->findings().begin(), topology_->findings().end());
+    return all;
+  }
+
   // counters.json, what the page and history read of a run directory: the latest snapshot
   // and the counters' findings, rewritten when a sweep adds to them.
   void write_counters() const {
     nlohmann::json j = counters::to_json(*last_);
-    j["findings"] = findings_to_json(counter_findings_)["findings"];
+    j["findings"] = findings_to_json(counter_evidence())["findings"];
     write_file_atomic(dir_ + "/counters.json", j.dump() + "\n");
   }
 
@@ -371,6 +395,8 @@ class Job : public burn::Explainer {
   std::unique_ptr<counters::Sweeper> sweeper_;
   std::optional<counters::Snapshot> last_;
   std::unique_ptr<SimDataCounters> sim_counters_;
+  std::unique_ptr<TopologyWatch> topology_;
+  std::unique_ptr<SmWatch> sm_;
   std::unique_ptr<plan::RouteExplainer> localizer_;
   std::vector<uint64_t> given_guids_;                     // --endpoints: rank -> port GUID
   std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives

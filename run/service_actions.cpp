@@ -9,8 +9,8 @@
 namespace ibburn::run {
 namespace {
 
-const std::set<std::string> kCableKinds = {"missing",   "miswired", "swapped",          "port_down",
-                                           "degraded",  "errors_under_load", "suspect_cable"};
+const std::set<std::string> kCableKinds = {"missing",  "miswired",          "swapped",       "port_down",
+                                           "degraded", "errors_under_load", "suspect_cable", "link_down"};
 
 int rank_of(const std::string& action) { return action == "recable" ? 3 : action == "replace" ? 2 : 1; }
 
@@ -24,6 +24,7 @@ std::string csv_field(const std::string& s) {
 }
 
 bool link_went_down(const Finding& f) {
+  if (f.kind == "link_down") return true;
   return f.kind == "errors_under_load" && f.details.contains("rise") &&
          (f.details["rise"].contains("LinkDownedCounter") || f.details["rise"].contains("LinkErrorRecoveryCounter"));
 }

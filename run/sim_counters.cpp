@@ -68,8 +68,9 @@ bool SimDataCounters::applied(const counters::Snapshot& s) const {
   if (!sent_) return true;
   for (const auto& p : s.ports)
     if (PortKey{p.node_guid, p.port} == last_key_)
-      return p.counters.has(counters::Counter::PortXmitData) &&
-             p.counters.get(counters::Counter::PortXmitData) >= last_xmit_;
+      return !p.reachable ||  // gone from the fabric (a switch that dropped out): nothing to wait for
+             (p.counters.has(counters::Counter::PortXmitData) &&
+              p.counters.get(counters::Counter::PortXmitData) >= last_xmit_);
   return true;  // the port was not swept: nothing to wait for
 }
 

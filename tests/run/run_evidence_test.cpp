@@ -186,6 +186,19 @@ TEST(ServiceActions, HostsAndCablesFromEveryKindOfEvidence) {
   EXPECT_NE(cables_csv(cables).find("\"spine01\",1,\"C-17\",replace,"), std::string::npos) << cables_csv(cables);
 }
 
+TEST(ServiceActions, ACableThatWentDownIsReplacedASwitchThatDroppedOutIsNoCable) {
+  const std::vector<Finding> findings = {
+      {"link_down", Severity::Error, "went down", {{"host002 mlx5_0", 1}, {"leaf01", 2}}, {}},
+      {"switch_dropped", Severity::Error, "spine01 dropped out", {{"spine01", 0}}, {}},
+  };
+  const auto cables = cables_to_service(findings, nullptr, {});
+  ASSERT_EQ(cables.size(), 1u);
+  EXPECT_EQ(cables[0].action, "replace");
+  const auto drain = hosts_to_drain(findings, {{"host002 mlx5_0", "host002"}}, {});
+  ASSERT_EQ(drain.size(), 1u);
+  EXPECT_EQ(drain[0].host, "host002");
+}
+
 TEST(HistoryChanges, NewRecoveredAndStillFailing) {
   using report::Observation;
   std::vector<Observation> before = {{"host", "h1", "burn", "slow", "error", ""},

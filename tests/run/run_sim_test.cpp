@@ -1,7 +1,8 @@
 // `ibburn run --transport sim` end to end on ibsim + opensm (-R ftree): the topo check, the
 // counters sweeps around every stage with the model's bytes written into the simulated
 // switches' data counters, errors injected through the ibsim console while a stage runs,
-// the verdict, drain.txt, cables.csv and a stub scontrol.
+// the fabric changing shape mid-stage (a spine or a cable unlinked, opensm killed), the
+// verdict, drain.txt, cables.csv and a stub scontrol.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -239,6 +240,59 @@ TEST_F(RunSim, SplitFabricStopsBeforeAnyTraffic) {
   EXPECT_EQ(s["stages_run"], 0);
   EXPECT_EQ(read(out + "/results.jsonl"), "");
   EXPECT_TRUE(std::filesystem::exists(out + "/drain.txt"));
+}
+
+TEST_F(RunSim, ASpineUnlinkedMidStageIsOneFindingWithItsCablesAndFails) {
+  auto f = start();
+  // About a second into a 4 s stage: the spine is gone for the sweep after it.
+  auto r = run(*f, {"--fabric", "live", "--duration", "4s", "--probes", "0"}, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    f->console("Unlink \"" + sim_id(topo::NodeType::Switch, "spine01") + "\"");
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(s["verdict"], "fail");
+  // One finding for the spine: its cables' far ends, their coverage and their errors under
+  // load are that one cause, not findings of their own.
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"switch_dropped", 1}})) << s["findings"].dump(1);
+  for (const auto& x : s["findings"]) {
+    EXPECT_EQ(x["message"], "spine01 dropped out during stage 1: 4 cables down") << x.dump(1);
+    EXPECT_EQ(x["severity"], "error");
+    EXPECT_EQ(x["details"]["cables"].size(), 4u) << x.dump(1);
+  }
+  EXPECT_NE(r.err.find("FAIL"), std::string::npos) << r.err;
+}
+
+TEST_F(RunSim, ACableUnlinkedBetweenSwitchesThatStillAnswerIsOneCableFinding) {
+  auto f = start();
+  auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"},
+               [&] { f->console("Unlink \"" + sim_id(topo::NodeType::Switch, "leaf01") + "\"[5]"); });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"link_down", 1}})) << s["findings"].dump(1);
+  const auto& x = s["findings"][0];
+  const auto& c = cable_at(plan.wiring, "leaf01", 5);
+  const auto& spine = c.a.node == "leaf01" ? c.b : c.a;
+  EXPECT_EQ(x["message"].get<std::string>().rfind("cable leaf01[5] - " + spine.node + "[" + std::to_string(spine.port) +
+                                                      "] went down during stage 1: leaf01[5] Down",
+                                                  0),
+            0u)
+      << x.dump(1);
+  EXPECT_NE(read(out + "/cables.csv").find(",\"" + c.label + "\",replace,"), std::string::npos)
+      << read(out + "/cables.csv");
+}
+
+TEST_F(RunSim, TheSubnetManagerKilledMidStageIsOneWarning) {
+  auto f = start();
+  auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"}, [&] { f->kill_sm(); });
+  // LIDs and routes outlive the SM: the burn and the counters are judged as usual, and the
+  // SM's loss is the one finding.
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"sm_lost", 1}})) << s["findings"].dump(1);
+  EXPECT_EQ(s["findings"][0]["severity"], "warning");
+  EXPECT_EQ(s["findings"][0]["details"]["stage"], 1);
+  EXPECT_EQ(s["stages_run"], s["stages_planned"]) << s.dump(1);
 }
 
 TEST_F(RunSim, MalformedWiringIsExit2BeforeTheFabricIsTouched) {

@@ -369,4 +369,10 @@ void SimFabric::resweep() {
   wait_for_sm(deadline);
 }
 
+void SimFabric::kill_sm() {
+  if (opensm_pid_ <= 0) throw std::logic_error("sim fabric: kill_sm() needs SimOptions::opensm");
+  kill_group(opensm_pid_);
+  opensm_pid_ = -1;
+}
+
 }  // namespace ibburn::testing

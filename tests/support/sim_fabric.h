@@ -58,6 +58,9 @@ class SimFabric {
 
   // Re-runs the SM sweep and waits until LIDs/routes are settled again (after link changes).
   void resweep();
+  // Kills opensm, as an SM that dies mid-run: ibsim keeps the LIDs and forwarding tables it
+  // set, so traffic and PerfMgt go on; only the SM's own MADs (SMInfo) go unanswered.
+  void kill_sm();
 
   // Environment a child process needs to reach this fabric (IBSIM_SOCKNAME, LD_PRELOAD...),
   // and a TMPDIR inside the work directory.

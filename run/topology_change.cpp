@@ -1,0 +1,271 @@
+#include "run/topology_change.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "report/history.h"
+
+namespace ibburn::run {
+namespace {
+
+using counters::Counter;
+using counters::PortSample;
+using topo::PortState;
+
+constexpr size_t kCablesListed = 256;  // a whole island gone would list every cable
+
+std::string ref_name(const PortRef& r) { return fmt::format("{}[{}]", r.node, r.port); }
+
+std::string plural(size_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
+// How often the link went down between the two sweeps (the counter saturates, and a reset
+// makes the current value the rise).
+uint64_t link_downed_rise(const PortSample& before, const PortSample& now) {
+  if (!before.counters.has(Counter::LinkDownedCounter) || !now.counters.has(Counter::LinkDownedCounter)) return 0;
+  const uint64_t a = before.counters.get(Counter::LinkDownedCounter), b = now.counters.get(Counter::LinkDownedCounter);
+  return b >= a ? b - a : b;
+}
+
+// Not up now, where it was up (or its state was not read) before.
+bool went_down(const PortSample& before, const PortSample& now) {
+  if (!now.reachable) return true;
+  if (now.state == PortState::Unknown) return false;
+  return now.state == PortState::Down || (before.state == PortState::Active && now.state != PortState::Active);
+}
+
+std::string state_text(const PortSample& p) {
+  if (!p.reachable) return "no longer answers";
+  std::string s = topo::to_string(p.state);
+  if (p.phys != topo::PhysState::Unknown) s += std::string("/") + topo::to_string(p.phys);
+  return s;
+}
+
+// Packets toward what went away are discarded on their way (the sweep's own MADs to a
+// vanished switch's LID among them, at the vantage point's leaf, every sweep from then on):
+// relay errors and discards alone, in or after the stage of a change, are that change's doing.
+bool routing_only(const Finding& f) {
+  if (f.kind != "errors_under_load" || !f.details.contains("rise") || f.details["rise"].empty()) return false;
+  for (const auto& [counter, rise] : f.details["rise"].items())
+    if (counter != counters::counter_name(Counter::PortRcvSwitchRelayErrors) &&
+        counter != counters::counter_name(Counter::PortXmitDiscards))
+      return false;
+  return true;
+}
+
+// Smallest-index representative, for grouping nodes that dropped out together.
+size_t find_root(std::vector<size_t>& parent, size_t i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+}  // namespace
+
+TopologyWatch::TopologyWatch(counters::Snapshot start) : start_(std::move(start)) {
+  for (const auto& p : start_.ports) guid_of_name_.emplace(p.node, p.node_guid);
+}
+
+void TopologyWatch::cover(size_t finding, const PortSample& p) {
+  affected_guid_.insert({p.node_guid, p.port});
+  affected_ref_.emplace(std::pair(p.node, p.port), finding);
+  if (!p.peer) return;
+  affected_ref_.emplace(std::pair(p.peer->node, p.peer->port), finding);
+  if (auto g = guid_of_name_.find(p.peer->node); g != guid_of_name_.end())
+    affected_guid_.insert({g->second, p.peer->port});
+}
+
+size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
+  const size_t before = findings_.size();
+  std::map<PortKey, const PortSample*> now_at;
+  for (const auto& p : now.ports) now_at[{p.node_guid, p.port}] = &p;
+  auto now_of = [&](const PortSample& s) -> const PortSample* {
+    auto it = now_at.find({s.node_guid, s.port});
+    return it == now_at.end() ? nullptr : it->second;
+  };
+
+  // Nodes by GUID: which answered before stage 1, which answer now, and their ports then.
+  std::map<uint64_t, size_t> node_of;  // GUID -> index into nodes
+  struct NodeSeen {
+    std::string name;
+    bool is_switch;
+    bool answered = false, answers = false;
+    std::vector<const PortSample*> ports;  // start samples
+  };
+  std::vector<NodeSeen> nodes;
+  for (const auto& p : start_.ports) {
+    auto [it, fresh] = node_of.try_emplace(p.node_guid, nodes.size());
+    if (fresh) nodes.push_back({p.node, p.node_type == topo::NodeType::Switch, false, false, {}});
+    NodeSeen& n = nodes[it->second];
+    n.ports.push_back(&p);
+    n.answered = n.answered || p.reachable;
+    const PortSample* q = now_of(p);
+    n.answers = n.answers || (q && q->reachable);
+  }
+  auto dropped = [&](size_t n) { return nodes[n].answered && !nodes[n].answers; };
+  auto peer_node = [&](const PortSample& p) -> std::optional<size_t> {
+    if (!p.peer) return std::nullopt;
+    auto g = guid_of_name_.find(p.peer->node);
+    if (g == guid_of_name_.end()) return std::nullopt;
+    return node_of.at(g->second);
+  };
+
+  // Nodes that dropped out, grouped by the cables between them: behind a switch that went
+  // away, its HCAs (and switches reached only through it) go too, and are that one cause.
+  std::vector<size_t> parent(nodes.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!dropped(n)) continue;
+    for (const PortSample* p : nodes[n].ports)
+      if (auto m = peer_node(*p); m && dropped(*m)) parent[find_root(parent, n)] = find_root(parent, *m);
+  }
+  std::map<size_t, std::vector<size_t>> groups;
+  for (size_t n = 0; n < nodes.size(); ++n)
+    if (dropped(n)) groups[find_root(parent, n)].push_back(n);
+
+  // Cables that changed, by name: evidence from either end.
+  struct CableChange {
+    std::vector<PortRef> ends;
+    nlohmann::json evidence = nlohmann::json::array();
+    std::vector<std::string> words;
+    bool still_down = false;
+    std::vector<const PortSample*> samples;
+  };
+  std::map<std::string, CableChange> cables;
+  auto cable_end = [&](const PortSample& was, const PortSample* is, uint64_t rise, bool down) {
+    const std::string key = report::cable_name(was.ref(), *was.peer);
+    CableChange& c = cables[key];
+    if (c.ends.empty()) c.ends = {was.ref(), *was.peer};
+    c.samples.push_back(&was);
+    c.still_down = c.still_down || down;
+    nlohmann::json e = {{"port", ref_name(was.ref())}, {"answers", is && is->reachable}};
+    if (is && is->reachable && is->state != PortState::Unknown) {
+      e["state"] = state_text(*is);
+      if (was.state != PortState::Unknown) e["was"] = state_text(was);
+    }
+    if (rise) e["link_downed_rise"] = rise;
+    if (down) c.words.push_back(ref_name(was.ref()) + " " + (is ? state_text(*is) : "no longer swept"));
+    if (rise) c.words.push_back(fmt::format("{} LinkDownedCounter +{}", ref_name(was.ref()), rise));
+    c.evidence.push_back(std::move(e));
+  };
+
+  std::vector<bool> with_switch(nodes.size(), false);  // dropped together with a switch
+  for (const auto& [root, members] : groups)
+    if (std::any_of(members.begin(), members.end(), [&](size_t n) { return nodes[n].is_switch; }))
+      for (size_t n : members) with_switch[n] = true;
+
+  for (auto& [root, members] : groups) {
+    std::vector<std::string> switches, hcas;
+    for (size_t n : members) (nodes[n].is_switch ? switches : hcas).push_back(nodes[n].name);
+    std::sort(switches.begin(), switches.end());
+    std::sort(hcas.begin(), hcas.end());
+    if (switches.empty()) {
+      // HCAs alone: each of their cables is a cable that went down.
+      for (size_t n : members)
+        for (const PortSample* p : nodes[n].ports)
+          if (p->reachable && p->peer) cable_end(*p, now_of(*p), 0, true);
+      continue;
+    }
+    const std::string key = "switch " + switches.front();
+    if (!reported_.insert(key).second) continue;
+    std::set<std::string> cable_set;
+    std::string error;
+    for (size_t n : members)
+      for (const PortSample* p : nodes[n].ports) {
+        if (p->peer) cable_set.insert(report::cable_name(p->ref(), *p->peer));
+        if (const PortSample* q = now_of(*p); error.empty() && q && !q->error.empty()) error = q->error;
+      }
+    nlohmann::json listed = nlohmann::json::array();
+    for (const auto& c : cable_set)
+      if (listed.size() < kCablesListed) listed.push_back(c);
+    Finding f;
+    f.kind = "switch_dropped";
+    f.severity = Severity::Error;
+    for (const auto& s : switches) f.ports.push_back({s, 0});
+    const std::string who =
+        switches.size() == 1
+            ? switches.front()
+            : fmt::format("{} switches ({}{})", switches.size(),
+                          fmt::join(switches.begin(), switches.begin() + std::min<size_t>(switches.size(), 4), ", "),
+                          switches.size() > 4 ? ", ..." : "");
+    f.message = fmt::format("{} dropped out during stage {}: {} down{}", who, stage,
+                            plural(cable_set.size(), "cable", "cables"),
+                            hcas.empty() ? ""
+                                         : fmt::format(", {} unreachable behind {}", plural(hcas.size(), "HCA", "HCAs"),
+                                                       switches.size() == 1 ? "it" : "them"));
+    f.details = {{"stage", stage},
+                 {"switches", switches},
+                 {"hcas", hcas},
+                 {"cables_down", cable_set.size()},
+                 {"cables", listed},
+                 {"error", error},
+                 {"note",
+                  "no longer answers the counters sweep; findings on its cables (errors under load at the far "
+                  "ends) are listed under consequences, and coverage from counters is not judged on them"}};
+    findings_.push_back(std::move(f));
+    for (size_t n : members)
+      for (const PortSample* p : nodes[n].ports) cover(findings_.size() - 1, *p);
+  }
+
+  // Cables of nodes that still answer: down now, or bounced (LinkDownedCounter stepped).
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!nodes[n].answered || dropped(n)) continue;
+    for (const PortSample* p : nodes[n].ports) {
+      if (!p->reachable || !p->peer) continue;
+      const auto m = peer_node(*p);
+      if (m && with_switch[*m]) continue;  // the dropped switch's finding covers it
+      const PortSample* q = now_of(*p);
+      const uint64_t rise = q && q->reachable ? link_downed_rise(*p, *q) : 0;
+      const bool down = !q || went_down(*p, *q);
+      // An HCA that dropped out: its cable is down whatever this end's state says.
+      if (rise || down || (m && dropped(*m))) cable_end(*p, q, rise, down);
+    }
+  }
+  for (auto& [key, c] : cables) {
+    if (!reported_.insert("cable " + key).second) continue;
+    Finding f;
+    f.kind = "link_down";
+    f.severity = Severity::Error;
+    f.ports = c.ends;
+    f.message = fmt::format("cable {} went down{} during stage {}: {}", key, c.still_down ? "" : " and came back",
+                            stage, fmt::join(c.words, ", "));
+    f.details = {{"stage", stage}, {"still_down", c.still_down}, {"ends", c.evidence}};
+    findings_.push_back(std::move(f));
+    for (const PortSample* p : c.samples) cover(findings_.size() - 1, *p);
+  }
+  return findings_.size() - before;
+}
+
+void TopologyWatch::absorb(std::vector<Finding>& findings) {
+  auto cause = [&](const Finding& f) -> std::optional<size_t> {
+    for (const auto& r : f.ports)
+      if (auto it = affected_ref_.find({r.node, r.port}); it != affected_ref_.end()) return it->second;
+    if (!routing_only(f)) return std::nullopt;
+    for (size_t c = findings_.size(); c-- > 0;)
+      if (findings_[c].details.value("stage", 0) <= f.details.value("stage", 0)) return c;
+    return std::nullopt;
+  };
+  std::vector<Finding> kept;
+  for (auto& f : findings) {
+    if (auto c = cause(f)) {
+      nlohmann::json& list = findings_[*c].details["consequences"];
+      if (list.is_null()) list = nlohmann::json::array();
+      list.push_back({{"kind", f.kind}, {"message", f.message}});
+    } else {
+      kept.push_back(std::move(f));
+    }
+  }
+  findings = std::move(kept);
+}
+
+std::vector<double> TopologyWatch::judgeable(const plan::RouteModel& m, std::vector<double> expected) const {
+  for (plan::EdgeId e = 0; e < m.cables->size() && e < expected.size(); ++e) {
+    const plan::Edge& edge = m.cables->edge(e);
+    if (affected(m.fabric.node(edge.from.node).guid, edge.from.port) ||
+        affected(m.fabric.node(edge.to.node).guid, edge.to.port))
+      expected[e] = 0;
+  }
+  return expected;
+}
+
+}  // namespace ibburn::run

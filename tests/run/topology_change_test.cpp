@@ -1,0 +1,228 @@
+// The fabric changing shape during the burn, on plain snapshots: a switch that drops out is
+// one finding with its cables, a cable down or bounced is one finding naming both ends, the
+// far ends' errors under load become details of the cause, nothing changed is nothing.
+#include <gtest/gtest.h>
+
+#include "counters/sweep.h"
+#include "plan/cable_index.h"
+#include "run/topology_change.h"
+#include "tests/plan/fat_tree_fixture.h"
+
+namespace ibburn::run {
+namespace {
+
+using counters::Counter;
+using counters::PortSample;
+using counters::Snapshot;
+using topo::PortState;
+
+// leaf01 and leaf02 (2 hosts each), each with one cable to spine01 and one to spine02.
+struct Fabric {
+  Snapshot snap;
+  void link(const std::string& a, uint64_t ga, int pa, const std::string& b, uint64_t gb, int pb,
+            topo::NodeType tb = topo::NodeType::Switch) {
+    add(a, ga, pa, {b, pb}, a.starts_with("host") ? topo::NodeType::CA : topo::NodeType::Switch);
+    add(b, gb, pb, {a, pa}, tb);
+  }
+  void add(const std::string& node, uint64_t guid, int port, PortRef peer, topo::NodeType t) {
+    PortSample p;
+    p.node = node;
+    p.node_guid = guid;
+    p.node_type = t;
+    p.port = port;
+    p.peer = peer;
+    p.reachable = true;
+    p.state = PortState::Active;
+    p.counters.set(Counter::LinkDownedCounter, 0, 8);
+    snap.ports.push_back(p);
+  }
+  PortSample& at(const std::string& node, int port) {
+    for (auto& p : snap.ports)
+      if (p.node == node && p.port == port) return p;
+    throw std::logic_error("no port " + node);
+  }
+  void drop(const std::string& node) {
+    for (auto& p : snap.ports)
+      if (p.node == node) {
+        p.reachable = false;
+        p.state = PortState::Unknown;
+        p.error = "PortCounters: timeout";
+      }
+  }
+};
+
+Fabric two_tier() {
+  Fabric f;
+  f.link("leaf01", 1, 3, "spine01", 3, 1);
+  f.link("leaf01", 1, 4, "spine02", 4, 1);
+  f.link("leaf02", 2, 3, "spine01", 3, 2);
+  f.link("leaf02", 2, 4, "spine02", 4, 2);
+  f.link("host001 mlx5_0", 11, 1, "leaf01", 1, 1);
+  f.link("host002 mlx5_0", 12, 1, "leaf01", 1, 2);
+  f.link("host003 mlx5_0", 13, 1, "leaf02", 2, 1);
+  f.link("host004 mlx5_0", 14, 1, "leaf02", 2, 2);
+  return f;
+}
+
+TEST(TopologyWatch, NothingChangedIsNoFinding) {
+  Fabric f = two_tier();
+  TopologyWatch w(f.snap);
+  EXPECT_EQ(w.compare(f.snap, 1), 0u);
+  EXPECT_TRUE(w.findings().empty());
+}
+
+TEST(TopologyWatch, ASwitchThatDroppedOutIsOneFindingWithItsCables) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.drop("spine01");
+  now.at("leaf01", 3).state = PortState::Down;
+  now.at("leaf02", 3).state = PortState::Down;
+  now.at("leaf01", 3).counters.set(Counter::LinkDownedCounter, 1, 8);
+  ASSERT_EQ(w.compare(now.snap, 1), 1u);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, "switch_dropped");
+  EXPECT_EQ(f.severity, Severity::Error);
+  EXPECT_EQ(f.message, "spine01 dropped out during stage 1: 2 cables down");
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"spine01", 0}}));
+  EXPECT_EQ(f.details["cables_down"], 2);
+  EXPECT_EQ(f.details["cables"], (nlohmann::json{"leaf01[3] - spine01[1]", "leaf02[3] - spine01[2]"}));
+  EXPECT_EQ(f.details["error"], "PortCounters: timeout");
+  // The far ends' LinkDownedCounter rising under load is that switch's doing.
+  std::vector<Finding> errors(1);
+  errors[0].kind = "errors_under_load";
+  errors[0].message = "leaf01[3] LinkDownedCounter +1";
+  errors[0].ports = {{"leaf01", 3}, {"spine01", 1}};
+  std::vector<Finding> elsewhere(1);
+  elsewhere[0].kind = "errors_under_load";
+  elsewhere[0].ports = {{"leaf02", 4}, {"spine02", 2}};
+  errors.push_back(elsewhere[0]);
+  w.absorb(errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].ports[0], (PortRef{"leaf02", 4}));
+  ASSERT_EQ(w.findings()[0].details["consequences"].size(), 1u);
+  EXPECT_EQ(w.findings()[0].details["consequences"][0]["kind"], "errors_under_load");
+  EXPECT_TRUE(w.affected(1, 3));   // leaf01[3], the far end
+  EXPECT_TRUE(w.affected(3, 2));   // spine01[2]
+  EXPECT_FALSE(w.affected(1, 4));  // leaf01[4] to spine02
+  // The next stage's sweep shows the same: reported once.
+  EXPECT_EQ(w.compare(now.snap, 2), 0u);
+}
+
+TEST(TopologyWatch, RelayErrorsFromTheStageOfAChangeOnArePartOfIt) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.drop("spine01");
+  ASSERT_EQ(w.compare(now.snap, 2), 1u);
+  // The sweep's MADs to spine01's LID, discarded by the vantage point's leaf.
+  auto relayed = [](int stage, nlohmann::json rise) {
+    return Finding{"errors_under_load",
+                   Severity::Error,
+                   "relay",
+                   {{"leaf01", 1}, {"host001 mlx5_0", 1}},
+                   {{"stage", stage}, {"rise", std::move(rise)}}};
+  };
+  std::vector<Finding> errors = {relayed(2, {{"PortRcvSwitchRelayErrors", 96}}), relayed(3, {{"PortXmitDiscards", 4}}),
+                                 relayed(1, {{"PortRcvSwitchRelayErrors", 3}}),  // before it: its own
+                                 relayed(2, {{"PortRcvSwitchRelayErrors", 5}, {"SymbolErrorCounter", 9}})};
+  w.absorb(errors);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].details["stage"], 1);
+  EXPECT_TRUE(errors[1].details["rise"].contains("SymbolErrorCounter"));
+  EXPECT_EQ(w.findings()[0].details["consequences"].size(), 2u);
+}
+
+TEST(TopologyWatch, ALeafThatDroppedOutTakesItsHostsWithItInOneFinding) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.drop("leaf01");
+  now.drop("host001 mlx5_0");
+  now.drop("host002 mlx5_0");
+  ASSERT_EQ(w.compare(now.snap, 3), 1u);
+  EXPECT_EQ(w.findings()[0].message, "leaf01 dropped out during stage 3: 4 cables down, 2 HCAs unreachable behind it");
+  EXPECT_EQ(w.findings()[0].details["hcas"], (nlohmann::json{"host001 mlx5_0", "host002 mlx5_0"}));
+}
+
+TEST(TopologyWatch, ACableDownBetweenSwitchesThatStillAnswerIsOneCableFinding) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.at("leaf01", 4).state = PortState::Down;
+  now.at("leaf01", 4).phys = topo::PhysState::Polling;
+  now.at("spine02", 1).state = PortState::Down;
+  now.at("spine02", 1).counters.set(Counter::LinkDownedCounter, 1, 8);
+  ASSERT_EQ(w.compare(now.snap, 1), 1u);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, "link_down");
+  EXPECT_EQ(f.severity, Severity::Error);
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"leaf01", 4}, {"spine02", 1}}));
+  EXPECT_TRUE(f.details["still_down"].get<bool>());
+  EXPECT_EQ(f.message,
+            "cable leaf01[4] - spine02[1] went down during stage 1: leaf01[4] Down/Polling, spine02[1] Down, "
+            "spine02[1] LinkDownedCounter +1");
+}
+
+TEST(TopologyWatch, CoverageIsNotJudgedOnTheCablesOfASwitchThatDroppedOut) {
+  const auto ft = plan::fixture::make_fat_tree(2, 2, 2);
+  plan::RouteModel m;
+  m.fabric = ft.fabric;
+  m.cables = std::make_unique<plan::CableIndex>(m.fabric, 0);
+  // The sweep targets of that fabric, all answering before stage 1.
+  Snapshot start;
+  start.ports = counters::sweep_targets(m.fabric);
+  for (auto& p : start.ports) p.reachable = true;
+  TopologyWatch w(start);
+  Snapshot now = start;
+  const topo::Node& spine = m.fabric.node(ft.spines[0]);
+  for (auto& p : now.ports)
+    if (p.node_guid == spine.guid) p.reachable = false;
+  ASSERT_EQ(w.compare(now, 1), 1u);
+  const std::vector<double> judged = w.judgeable(m, std::vector<double>(m.cables->size(), 1.0));
+  for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
+    const plan::Edge& edge = m.cables->edge(e);
+    const bool spine_cable = edge.from.node == ft.spines[0] || edge.to.node == ft.spines[0];
+    EXPECT_EQ(judged[e], spine_cable ? 0.0 : 1.0) << m.cables->describe(m.fabric, e);
+  }
+}
+
+TEST(TopologyWatch, ALinkDownedStepWithoutLossIsACableThatBounced) {
+  Fabric start = two_tier();
+  start.at("leaf02", 3).counters.set(Counter::LinkDownedCounter, 7, 8);
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.at("leaf02", 3).counters.set(Counter::LinkDownedCounter, 9, 8);
+  ASSERT_EQ(w.compare(now.snap, 2), 1u);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, "link_down");
+  EXPECT_FALSE(f.details["still_down"].get<bool>());
+  EXPECT_EQ(f.message,
+            "cable leaf02[3] - spine01[2] went down and came back during stage 2: leaf02[3] LinkDownedCounter +2");
+  EXPECT_EQ(f.details["ends"][0]["link_downed_rise"], 2);
+}
+
+TEST(TopologyWatch, AnHcaThatNoLongerAnswersIsItsCableWithBothEnds) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.drop("host003 mlx5_0");
+  now.at("leaf02", 1).state = PortState::Down;
+  ASSERT_EQ(w.compare(now.snap, 1), 1u);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, "link_down");
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"host003 mlx5_0", 1}, {"leaf02", 1}}));
+  EXPECT_EQ(f.message,
+            "cable host003 mlx5_0[1] - leaf02[1] went down during stage 1: host003 mlx5_0[1] no longer answers, "
+            "leaf02[1] Down");
+}
+
+TEST(TopologyWatch, PortsThatDidNotAnswerBeforeStageOneAreNotJudged) {
+  Fabric start = two_tier();
+  start.drop("spine02");
+  TopologyWatch w(start.snap);
+  EXPECT_EQ(w.compare(start.snap, 1), 0u);
+}
+
+}  // namespace
+}  // namespace ibburn::run
