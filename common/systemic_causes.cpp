@@ -138,7 +138,7 @@ void CableScopes::add_cable(const PortRef& a, const PortRef& b,
 
 int64_t CableScopes::cable_at(const PortRef& p) const {
   auto it = cable_at_.find(port_key(p));
-  return it == cable_at_.end() ? -1 : it->second;
+  return it == cable_at_.end() ? int64_t{-1} : int64_t{it->second};
 }
 
 std::vector<Finding> group_systemic_causes(std::vector<Finding> findings, const CableScopes& scopes,
@@ -174,20 +174,28 @@ std::vector<Finding> group_systemic_causes(std::vector<Finding> findings, const 
     std::unordered_map<uint32_t, std::vector<std::pair<size_t, uint32_t>>> in_scope;  // scope -> members
     for (const auto& member : by_signature[sig])
       for (uint32_t s : scopes.scopes_of(member.second)) in_scope[s].push_back(member);
-    // Claim the scope the open findings fill most, until no scope qualifies.
+    // Claim the qualifying scope that matches the open findings best, until none qualifies.
+    const auto& all_members = by_signature[sig];
     for (;;) {
+      ++pass;
+      size_t open_cables = 0;  // |F|: the cables of this signature's open findings
+      for (const auto& [i, cable] : all_members)
+        if (!claimed[i] && stamp[cable] != pass) stamp[cable] = pass, ++open_cables;
       uint32_t best = UINT32_MAX;
-      double best_share = 0;
+      double best_match = 0;
       size_t best_cables = 0;
       for (const auto& [s, members] : in_scope) {
         ++pass;
-        size_t cables = 0;
+        size_t cables = 0;  // |F and S|
         for (const auto& [i, cable] : members)
           if (!claimed[i] && stamp[cable] != pass) stamp[cable] = pass, ++cables;
-        const double share = static_cast<double>(cables) / static_cast<double>(scopes.scopes()[s].cables);
-        if (cables < rule.min_cables || share < rule.share) continue;
-        if (best == UINT32_MAX || share > best_share || (share == best_share && wider(s, best)))
-          best = s, best_share = share, best_cables = cables;
+        const size_t size = scopes.scopes()[s].cables;
+        if (cables < rule.min_cables || static_cast<double>(cables) < rule.share * static_cast<double>(size)) continue;
+        // |F and S| / |F or S|: the fabric at 4xHDR but for three cables is the fabric, not its
+        // leaf-spine tier that is all at 4xHDR; one rail at 4xHDR is the rail, not half a tier.
+        const double match = static_cast<double>(cables) / static_cast<double>(open_cables + size - cables);
+        if (best == UINT32_MAX || match > best_match || (match == best_match && wider(s, best)))
+          best = s, best_match = match, best_cables = cables;
       }
       if (best == UINT32_MAX) break;
       std::vector<Finding> grouped;

@@ -10,9 +10,11 @@
 // The rule (docs/run.md, "One cause, one finding"): findings of one signature (same kind, same
 // severity, same evidence: a degraded link's active and planned rate, the counters that rose)
 // are systemic in a scope when they cover at least `share` of the scope's cables and at least
-// `min_cables` cables. Of the scopes that qualify, the one they fill most names the cause (a
-// rail all of whose cables differ, not the half of a tier it makes); of equal shares the widest
-// (the fabric, not each of its switches). Its findings are claimed, and the rest are tried again.
+// `min_cables` cables. Of the scopes that qualify, the one that matches the findings best names
+// the cause: the largest |F and S| / |F or S| (F: the findings' cables, S: the scope's), so one
+// rail at 4xHDR is the rail, not half of the HCA-leaf tier, and the fabric at 4xHDR but for three
+// cables is the fabric, not its tiers; equal matches go to the widest scope (the fabric, not
+// each of its switches). Its findings are claimed, and the rest are tried again.
 #include <cstdint>
 #include <string>
 #include <unordered_map>

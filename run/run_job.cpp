@@ -327,11 +327,13 @@ class Job : public burn::Explainer {
   // --max-drain nobody is drained and the guard's finding joins the findings (once).
   std::vector<DrainEntry> write_lists(burn::BurnSummary& doc) const {
     std::vector<Finding>& all = doc.findings ? *doc.findings : doc.findings.emplace();
-    auto drain = guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
+    auto drain =
+        guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     write_file_atomic(dir_ + "/cables.csv",
                       cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
-    if (drain.finding && std::none_of(all.begin(), all.end(), [](const Finding& f) { return f.kind == "drain_limit"; })) {
+    const auto limit_told = [](const Finding& f) { return f.kind == "drain_limit"; };
+    if (drain.finding && std::none_of(all.begin(), all.end(), limit_told)) {
       all.push_back(std::move(*drain.finding));
       sort_worst_first(all);
       doc.pass = false;

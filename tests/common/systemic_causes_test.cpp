@@ -155,7 +155,9 @@ TEST(SystemicCauses, OtherDifferencesAndOtherFindingsAreKept) {
   EXPECT_EQ(kinds(out),
             (std::map<std::string, int>{{"degraded", 3}, {"missing_node", 1}, {"swapped", 1}, {"systemic", 1}}));
   for (const auto& f : out) {
-    if (f.kind == "systemic") EXPECT_THAT(f.message, StartsWith("the fabric: 45 of 48 cables run "));
+    if (f.kind == "systemic") {
+      EXPECT_THAT(f.message, StartsWith("the fabric: 45 of 48 cables run "));
+    }
   }
 }
 
