@@ -32,11 +32,17 @@ Registrar reg([](CLI::App& root) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--history", r->history, "SQLite history: record the run, say what is new, recovered, still failing");
   cmd->add_flag("--slurm-drain", r->slurm_drain, "scontrol update NodeName=HOST State=DRAIN for drain.txt's hosts");
+  auto max_drain = std::make_shared<std::string>("5%");
+  cmd->add_option("--max-drain", *max_drain,
+                  "the most hosts one run drains, a count N or a share N% of the job's hosts (past it: nobody, and a "
+                  "finding)")
+      ->capture_default_str();
   cmd->add_option("--sim-console", r->sim_console,
                   "sim over a simulated fabric: ibsim's console pipe (default $SIMFABRIC_DIR/console)");
-  cmd->callback([c, r, cmd] {
+  cmd->callback([c, r, cmd, max_drain] {
     c->finish(*cmd);
     run::RunOptions o = *r;
+    o.max_drain = run::parse_drain_limit(*max_drain);
     o.burn = c->burn;
     o.routes = c->routes;
     set_exit_code(run::run_job(std::move(o)));

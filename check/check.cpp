@@ -7,6 +7,7 @@
 
 #include "common/union_find.h"
 #include "topo/fabric_summary.h"
+#include "wiring/cable_scopes.h"
 #include "wiring/wiring_index.h"
 
 namespace ibburn::check {
@@ -81,7 +82,8 @@ class Checker {
     unresolved_plan_nodes();
     unknown_nodes();
     split();
-    return std::move(out_);
+    // A difference most cables of a scope share is one finding about the scope.
+    return group_systemic_causes(std::move(out_), wiring::cable_scopes(plan_, layout()), opt_.systemic);
   }
 
  private:

@@ -9,10 +9,12 @@
 //             unreached, degraded (below the plan), unknown_node (switch), no_sm
 //   warning   extra, degraded (below what both ends support only), unknown_node (CA),
 //             port_not_active
+//   as its members  systemic: most cables of a scope differ the same way (common/systemic_causes.h)
 // Runs in time linear in nodes + ports + cables (hash maps, no pairwise loops).
 #include <vector>
 
 #include "common/finding.h"
+#include "common/systemic_causes.h"
 #include "topo/fabric.h"
 #include "wiring/wiring.h"
 
@@ -27,6 +29,8 @@ struct CheckOptions {
   bool below_supported = true;
   // At most this many cables are named in a split finding's message (all are in details).
   size_t max_listed = 8;
+  // When cable findings are one cause of a tier, rail, switch or the fabric.
+  SystemicRule systemic;
 };
 
 std::vector<Finding> check_wiring(const topo::Fabric& discovered, const wiring::Wiring& plan,

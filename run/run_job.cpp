@@ -1,5 +1,6 @@
 #include "run/run_job.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -26,11 +27,13 @@
 #include "report/report_run.h"
 #include "report/run_data.h"
 #include "run/counter_evidence.h"
+#include "run/drain_guard.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
 #include "run/slurm_drain.h"
 #include "run/sm_watch.h"
 #include "run/topology_change.h"
+#include "wiring/cable_scopes.h"
 #include "wiring/name_inference.h"
 #include "wiring/wiring.h"
 
@@ -73,6 +76,7 @@ class Job : public burn::Explainer {
       print_summary(std::cerr, "run: topo check", topo_findings_, 5);
     }
     step("topo", t0, wiring_ ? (topo_findings_.empty() ? "ok" : "findings") : "skipped: no --wiring");
+    scopes_ = wiring_ ? wiring::cable_scopes(*wiring_) : wiring::cable_scopes(fabric);
     for (const auto& f : topo_findings_)
       if (stops_the_job(f) && !o_.burn_anyway) stop(f);
 
@@ -222,15 +226,16 @@ class Job : public burn::Explainer {
     if (s.doc.complete && !expected_total_.empty())
       for (auto& f : unused_directions(*model_, expected_total_)) all.push_back(std::move(f));
     all.insert(all.end(), s.findings.begin(), s.findings.end());
+    all = group_systemic_causes(std::move(all), scopes_);
     sort_worst_first(all);
-    s.findings = all;
     s.doc.findings = all;
-    s.doc.pass = exit_code_for(all) == kExitOk;
     burn::JobRecord job;
     job.outcome = s.doc.interrupted ? "interrupted" : s.doc.complete ? "complete" : "running";
     job.steps = steps_;
     s.doc.job = job;
     write_lists(s.doc);
+    s.findings = *s.doc.findings;
+    s.doc.pass = exit_code_for(s.findings) == kExitOk;
   }
 
   std::optional<burn::Stage> follow_up(const burn::Summary& s, const std::vector<burn::EndpointInfo>& eps,
@@ -325,15 +330,22 @@ class Job : public burn::Explainer {
     say(fmt::format("{} ({:.1f} s): {}", name, steps_.back().seconds, outcome));
   }
 
-  // drain.txt and cables.csv, rewritten with every summary: a job that dies keeps them.
-  std::vector<DrainEntry> write_lists(const burn::BurnSummary& doc) const {
-    const std::vector<Finding> none;
-    const std::vector<Finding>& all = doc.findings ? *doc.findings : none;
-    auto drain = hosts_to_drain(all, host_of_hca_, doc);
+  // drain.txt and cables.csv, rewritten with every summary: a job that dies keeps them. Past
+  // --max-drain nobody is drained and the guard's finding joins the findings (once).
+  std::vector<DrainEntry> write_lists(burn::BurnSummary& doc) const {
+    std::vector<Finding>& all = doc.findings ? *doc.findings : doc.findings.emplace();
+    auto drain =
+        guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     write_file_atomic(dir_ + "/cables.csv",
                       cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
-    return drain;
+    const auto limit_told = [](const Finding& f) { return f.kind == "drain_limit"; };
+    if (drain.finding && std::none_of(all.begin(), all.end(), limit_told)) {
+      all.push_back(std::move(*drain.finding));
+      sort_worst_first(all);
+      doc.pass = false;
+    }
+    return drain.drain;
   }
 
   // The sweep after a stage against the one before stage 1 (switches and cables gone), and
@@ -371,8 +383,8 @@ class Job : public burn::Explainer {
     sort_worst_first(*doc.findings);
     doc.job = burn::JobRecord{"stopped", steps_, std::nullopt};
     write_file_atomic(dir_ + "/results.jsonl", "");
-    burn::write_summary(dir_ + "/summary.json", doc);
     write_lists(doc);
+    burn::write_summary(dir_ + "/summary.json", doc);
     throw Error(kExitFindings, fmt::format("run: stopped before any traffic: {} (--burn-anyway burns regardless)",
                                            cause.message));
   }
@@ -390,6 +402,7 @@ class Job : public burn::Explainer {
   std::optional<wiring::Wiring> wiring_;
   LoadErrorRules rules_;
   std::vector<Finding> topo_findings_, counter_findings_;
+  CableScopes scopes_;  // the cables' tiers, pods, rails and switches, for systemic causes
   std::shared_ptr<plan::RouteModel> model_;
   std::map<std::string, std::string> host_of_hca_;
   std::unique_ptr<counters::Sweeper> sweeper_;

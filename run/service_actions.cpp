@@ -36,8 +36,8 @@ std::string action_for(const Finding& f, bool failed_before) {
 }
 
 bool drains(const Finding& f) {
-  // Routes that differ from the model are the fabric's, not a host's.
-  if (f.severity < Severity::Warning || f.kind == "not_exercised") return false;
+  // Routes that differ from the model, and one cause of many cables, are the fabric's, not a host's.
+  if (f.severity < Severity::Warning || f.kind == "not_exercised" || f.kind == "systemic") return false;
   if (f.kind == "suspect_cable") return f.severity >= Severity::Error;  // ambiguous suspects drain nothing
   return true;
 }
