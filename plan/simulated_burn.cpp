@@ -73,8 +73,8 @@ void wait_stage(std::chrono::milliseconds duration, const std::function<void(dou
   while (!interrupted()) {
     const auto now = Clock::now();
     if (now >= end) return;
-    if (tick && now >= next_tick) {
-      tick(std::chrono::duration<double>(now - t0).count());
+    if (now >= next_tick) {  // advanced without a tick too, else the sleep below would be 0 (a spin)
+      if (tick) tick(std::chrono::duration<double>(now - t0).count());
       next_tick += std::chrono::seconds(1);
     }
     std::this_thread::sleep_for(
