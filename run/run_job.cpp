@@ -259,8 +259,10 @@ class Job : public burn::Explainer {
     report::run_report(ro, std::cerr);
     if (o_.slurm_drain) slurm_drain(drain, std::cerr);
     print_changes(doc);
+    // As the page says it: a job that did not finish is no pass (report/run_verdict.h).
+    const bool finished = burn::run_state(doc) == burn::RunState::Complete;
     std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
-                             doc.pass ? "PASS" : "FAIL", doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
+                             !finished ? "INCOMPLETE" : doc.pass ? "PASS" : "FAIL", doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
     if (burn_code != kExitOk && burn_code != kExitFindings) return burn_code;
     return doc.pass ? kExitOk : kExitFindings;
   }
