@@ -29,7 +29,7 @@ echo "simulated fabric up (ibsim + opensm ftree, swept twice): $(awk "BEGIN{prin
   --out "$work/job" >"$work/out" 2>&1 || true
 read -r wall user sys rss < <(tail -n 1 "$work/t")
 printf 'ibburn run: wall %.1f s, cpu %.1f s, peak RSS %d MiB, %s\n' "$wall" "$(awk "BEGIN{print $user + $sys}")" \
-  $((rss / 1024)) "$(grep -E '^run: (PASS|FAIL)' "$work/out" | head -1)"
+  $((rss / 1024)) "$(grep -E '^run: (PASS|FAIL|INCOMPLETE)' "$work/out" | head -1)"
 [[ -n ${KEEP:-} ]] && cp -r "$work/job" "$KEEP"
 python3 - "$work/job/summary.json" <<'PY'
 import json, sys

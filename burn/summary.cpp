@@ -29,6 +29,22 @@ Verdict verdict_from_string(const std::string& s) {
   throw std::invalid_argument("unknown verdict \"" + s + "\"");
 }
 
+const char* to_string(RunState s) {
+  switch (s) {
+    case RunState::Running: return "running";
+    case RunState::Complete: return "complete";
+    case RunState::Interrupted: return "interrupted";
+    case RunState::Stopped: return "stopped";
+  }
+  return "?";
+}
+
+RunState run_state(const BurnSummary& s) {
+  if (s.job && s.job->outcome == to_string(RunState::Stopped)) return RunState::Stopped;
+  if (s.interrupted) return RunState::Interrupted;
+  return s.complete ? RunState::Complete : RunState::Running;
+}
+
 namespace {
 
 template <class T>
@@ -103,6 +119,7 @@ json to_json(const BurnSummary& s) {
     hosts.push_back(std::move(j));
   }
   json j{{"transport", s.transport},
+         {"state", to_string(run_state(s))},
          {"complete", s.complete},
          {"interrupted", s.interrupted},
          {"stages_planned", s.stages_planned},
@@ -206,6 +223,12 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
     }
     s.job = std::move(r);
   }
+  // Derived, so it cannot be stored apart from what it is derived from; a reader that goes by
+  // "state" alone must not see a different run than one that reads the flags.
+  const std::string state = top.get<std::string>("state");
+  if (state != to_string(run_state(s)))
+    top.fail("state", fmt::format("\"{}\" disagrees with complete, interrupted and job.outcome (\"{}\")", state,
+                                  to_string(run_state(s))));
   return s;
 }
 

@@ -86,7 +86,7 @@ struct JobChanges {
 
 // `ibburn run`'s part: the job beyond the burn. Absent for a bare `ibburn burn`.
 struct JobRecord {
-  std::string outcome;  // "complete", "stopped" (before any traffic), "interrupted", "running"
+  std::string outcome;  // to_string(RunState): "running", "complete", "interrupted", "stopped"
   std::vector<JobStep> steps;
   std::optional<JobChanges> changes;
 };
@@ -113,6 +113,14 @@ struct BurnSummary {
   std::optional<std::vector<Finding>> findings;
   std::optional<JobRecord> job;
 };
+
+// Where the run stands, as summary.json's "state" says: running from the first summary (written
+// before stage 1) until the last, so a run killed on the way never reads as finished; stopped is
+// a job that ended before any traffic (its topo findings are its verdict).
+enum class RunState { Running, Complete, Interrupted, Stopped };
+const char* to_string(RunState s);
+// From `complete`, `interrupted` and the job's outcome "stopped".
+RunState run_state(const BurnSummary& s);
 
 nlohmann::json to_json(const DirectionVerdict& r);
 nlohmann::json to_json(const EndpointRecord& r);

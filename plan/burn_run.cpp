@@ -18,6 +18,7 @@ int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
   };
   SimulatedBurn run;
   run.routes = model;
+  run.live_fabric = r.routes.fabric.is_live();
   run.endpoints = r.endpoints.empty() ? all_hca_ports(model->fabric)
                                       : parse_endpoints(read_file(r.endpoints), r.endpoints, model->fabric);
   const int ranks = static_cast<int>(run.endpoints.size());

@@ -64,8 +64,8 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
   return r;
 }
 
-// The stage's wall-clock time passes for real, so what happens on the fabric meanwhile
-// (errors, unlinked ports) lands in the stage's window as on hardware.
+// On a live fabric the stage's wall-clock time passes for real, so what happens on the fabric
+// meanwhile (errors, unlinked ports) lands in the stage's window as on hardware.
 void wait_stage(std::chrono::milliseconds duration, const std::function<void(double)>& tick) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now(), end = t0 + duration;
@@ -73,8 +73,8 @@ void wait_stage(std::chrono::milliseconds duration, const std::function<void(dou
   while (!interrupted()) {
     const auto now = Clock::now();
     if (now >= end) return;
-    if (tick && now >= next_tick) {
-      tick(std::chrono::duration<double>(now - t0).count());
+    if (now >= next_tick) {  // advanced without a tick too, else the sleep below would be 0 (a spin)
+      if (tick) tick(std::chrono::duration<double>(now - t0).count());
       next_tick += std::chrono::seconds(1);
     }
     std::this_thread::sleep_for(
@@ -126,9 +126,10 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
     burn::write_summary(summary_path, s.doc);
     return s;
   };
+  summarize(false);  // before stage 1: a run killed in it leaves a summary that says running
   auto run_stage = [&](size_t i) {
     if (explainer) explainer->stage_starting(static_cast<int>(i + 1), plan.stages[i]);
-    wait_stage(o.duration, run.tick);
+    if (run.live_fabric) wait_stage(o.duration, run.tick);
     std::vector<double> edge_gbps;
     burn::StageResult r =
         simulate_stage(m, run.endpoints, capacity, plan.stages[i], static_cast<int>(i + 1), seconds, edge_gbps);

@@ -22,8 +22,12 @@ struct SimulatedBurn {
   std::vector<topo::PortEnd> endpoints;  // index = rank
   burn::Plan plan;
   std::unordered_map<EdgeId, double> degrade;  // capacity fraction per cable direction
-  // Each stage takes the options' duration in wall-clock time; `tick(elapsed_s)` is called
-  // about once a second meanwhile (progress).
+  // A live fabric (ibsim or hardware): each stage takes the options' duration in wall-clock
+  // time, so what happens on the fabric meanwhile (errors, unlinked ports) lands in the
+  // stage's window, and `tick(elapsed_s)` is called about once a second (progress). Over a
+  // fabric file nothing happens meanwhile, so a stage takes no wall time; its seconds (bytes,
+  // rates) still come from the duration.
+  bool live_fabric = false;
   std::function<void(double)> tick;
   // After each stage's wait, before the stage is judged: the Gb/s the model put on every
   // cable direction (by EdgeId) for `seconds` (`ibburn run` writes them into a simulated

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "common/error.h"
+#include "report/run_verdict.h"
 
 namespace ibburn::report {
 
@@ -154,6 +155,10 @@ History::History(const std::string& db_path) : path_(db_path) {
        "CREATE TABLE IF NOT EXISTS observations(run_id INTEGER REFERENCES runs(id), subject_kind TEXT,"
        " subject TEXT, source TEXT, kind TEXT, severity TEXT, message TEXT);"
        "CREATE INDEX IF NOT EXISTS observations_run ON observations(run_id);");
+  // The run's verdict (run_verdict.h); databases from before it have none (finished runs).
+  bool has_outcome = false;
+  for (Stmt cols(db_, path_, "PRAGMA table_info(runs)"); cols.step();) has_outcome |= cols.text(1) == "outcome";
+  if (!has_outcome) exec(db_, path_, "ALTER TABLE runs ADD COLUMN outcome TEXT");
 }
 
 History::~History() { sqlite3_close(db_); }
@@ -162,7 +167,11 @@ long long History::record(const std::string& label, long long unix_time, const R
   const auto obs = observations(run);
   exec(db_, path_, "BEGIN IMMEDIATE");
   try {
-    Stmt(db_, path_, "INSERT INTO runs(label, time) VALUES(?, ?)").bind(1, label).bind(2, unix_time).step();
+    Stmt(db_, path_, "INSERT INTO runs(label, time, outcome) VALUES(?, ?, ?)")
+        .bind(1, label)
+        .bind(2, unix_time)
+        .bind(3, std::string(to_string(run_verdict(run).outcome)))
+        .step();
     const long long id = sqlite3_last_insert_rowid(db_);
     Stmt ins(db_, path_, "INSERT INTO observations VALUES(?, ?, ?, ?, ?, ?, ?)");
     for (const auto& o : obs) {
@@ -186,20 +195,28 @@ long long History::record(const std::string& label, long long unix_time, const R
 
 HistoryReport History::rank(int last_n) const {
   HistoryReport r;
-  Stmt runs(db_, path_, "SELECT id FROM runs ORDER BY id DESC LIMIT ?");
+  Stmt runs(db_, path_, "SELECT id, outcome FROM runs ORDER BY id DESC LIMIT ?");
   runs.bind(1, static_cast<long long>(last_n));
   long long oldest = 0;
-  while (runs.step()) oldest = runs.integer(0), ++r.runs;
+  std::set<long long> incomplete;
+  while (runs.step()) {
+    oldest = runs.integer(0), ++r.runs;
+    if (runs.text(1) == to_string(RunOutcome::Incomplete)) incomplete.insert(oldest);
+  }
+  r.incomplete = static_cast<int>(incomplete.size());
   // Ordered by run so the last finding's kind wins.
   Stmt q(db_, path_, "SELECT subject_kind, subject, run_id, kind FROM observations WHERE run_id >= ? ORDER BY run_id");
   q.bind(1, oldest);
   std::map<std::pair<std::string, std::string>, SubjectScore> scores;
   std::map<std::pair<std::string, std::string>, std::set<long long>> failed;
   while (q.step()) {
+    const std::string kind = q.text(3);
+    // A run that did not finish saw nothing through: what it found counts, what it saw fine
+    // makes nothing golden.
+    if (kind.empty() && incomplete.count(q.integer(2))) continue;
     auto key = std::pair(q.text(0), q.text(1));
     auto& s = scores[key];
     s.subject_kind = key.first, s.subject = key.second;
-    const std::string kind = q.text(3);
     if (kind.empty()) continue;
     ++s.findings;
     s.last_kind = kind;

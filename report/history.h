@@ -1,6 +1,7 @@
 #pragma once
 // Memory of past runs in SQLite: every subject (host, hca, switch, cable) a run saw, with its
-// findings, so `ibburn history` can say which ones keep failing and which never do (golden).
+// findings, so `ibburn history` can say which ones keep failing and which never do (golden),
+// and each run's verdict: a run that did not finish makes nothing golden.
 #include <optional>
 #include <set>
 #include <string>
@@ -42,6 +43,7 @@ struct SubjectScore {
 
 struct HistoryReport {
   int runs = 0;                       // runs considered (<= N)
+  int incomplete = 0;                 // of those, runs that did not finish (run_verdict.h)
   std::vector<SubjectScore> failing;  // worst first: failed runs, then findings, then name
   std::vector<SubjectScore> golden;   // seen in the last N runs and never with a finding
 };

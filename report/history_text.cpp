@@ -9,8 +9,9 @@ std::string plural(const std::string& kind) { return kind == "switch" ? "switche
 }  // namespace
 
 std::string format_history(const HistoryReport& r, size_t max_rows, bool list_golden) {
-  std::string out = fmt::format("history: last {} run(s), {} failing subject(s), {} golden\n", r.runs, r.failing.size(),
-                                r.golden.size());
+  std::string out =
+      fmt::format("history: last {} run(s){}, {} failing subject(s), {} golden\n", r.runs,
+                  r.incomplete ? fmt::format(" ({} incomplete)", r.incomplete) : "", r.failing.size(), r.golden.size());
   for (const char* kind : {"host", "hca", "cable", "switch"}) {
     size_t shown = 0, total = 0;
     for (const auto& s : r.failing) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/fabric_map.h"
+#include "report/run_verdict.h"
 
 namespace ibburn::report {
 
@@ -27,7 +28,7 @@ namespace {
 constexpr const char* kStyle = R"(<style>
 body{font-family:sans-serif;margin:16px;color:#202124}
 .verdict{font-size:28px;font-weight:bold;padding:12px 18px;border-radius:6px;color:#fff;display:inline-block}
-.pass{background:#2e9e44}.fail{background:#d93025}
+.pass{background:#2e9e44}.fail{background:#d93025}.incomplete{background:#e37400}
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;text-align:left}
 .heat{display:flex;flex-wrap:wrap;gap:2px;max-width:1300px}.heat div{width:12px;height:12px}
 .legend span{display:inline-block;padding:1px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
@@ -173,23 +174,40 @@ std::string job_section(const burn::JobRecord& job) {
   return out + "</table>";
 }
 
+// drain.txt as `ibburn run` wrote it: one host a line with its reason.
+std::string drain_table(const std::vector<std::string>& lines) {
+  std::string out = fmt::format("<h2>Hosts to drain ({})</h2>", lines.size());
+  if (lines.empty()) return out;
+  out += "<table><tr><th>host</th><th>reason</th></tr>";
+  for (const auto& l : lines) {
+    const auto tab = l.find('\t');
+    out += fmt::format("<tr><td>{}</td><td>{}</td></tr>", html_escape(l.substr(0, tab)),
+                       tab == std::string::npos ? "" : html_escape(l.substr(tab + 1)));
+  }
+  return out + "</table>";
+}
+
 }  // namespace
 
 std::string html_report(const RunData& run, const topo::Fabric* fabric, const std::string& title) {
-  std::vector<Finding> all;
-  if (run.topo) all.insert(all.end(), run.topo->begin(), run.topo->end());
-  const auto cf = counters_findings(run);
-  all.insert(all.end(), cf.begin(), cf.end());
-  for (const auto& h : run.hosts) all.insert(all.end(), h.findings.begin(), h.findings.end());
-  const bool burn_ok = !run.burn || run.burn->pass;
-  const bool pass = burn_ok && exit_code_for(all) == 0;
+  const RunVerdict verdict = run_verdict(run);
+  const char* shown = verdict.outcome == RunOutcome::Pass   ? "PASS"
+                      : verdict.outcome == RunOutcome::Fail ? "FAIL"
+                                                            : "INCOMPLETE";
 
   std::string out = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html_escape(title) + "</title>" +
                     kStyle + kErrorTrap + "</head><body>";
-  out += fmt::format(R"(<pre id="js-errors" style="color:#d93025"></pre><h1>{}</h1><div class="verdict {}">{}</div>)",
-                     html_escape(title), pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
-  out += fmt::format("<p>burn: {}; findings: {}</p>", run.burn ? (run.burn->pass ? "pass" : "fail") : "not run",
-                     all.size());
+  out += fmt::format(
+      R"(<pre id="js-errors" style="color:#d93025"></pre><h1>{}</h1><div class="verdict {}" id="verdict">{}</div>)",
+      html_escape(title), to_string(verdict.outcome), shown);
+  if (verdict.outcome == RunOutcome::Incomplete)
+    out += fmt::format(R"(<p id="incomplete">The run did not finish ({}); below is what it measured.</p>)",
+                       html_escape(verdict.why_incomplete));
+  // The counts of the run's last line ("run: FAIL: N finding(s), M host(s) in drain.txt").
+  out += fmt::format(
+      R"(<p>burn: {}; findings: <span id="findings-count">{}</span>{}</p>)",
+      run.burn ? (run.burn->pass ? "pass" : "fail") : "not run", verdict.findings.size(),
+      run.drain ? fmt::format(R"(; hosts in drain.txt: <span id="drain-count">{}</span>)", run.drain->size()) : "");
   if (fabric) {
     const auto m = layout_fabric(*fabric, port_verdicts(run), missing_cables(run));
     out += "<h2>Fabric map</h2><div class=\"legend\">";
@@ -202,9 +220,14 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
   if (run.burn && run.burn->job) out += job_section(*run.burn->job);
   if (run.burn) out += suspects_table(*run.burn) + heat_map(*run.burn);
   if (run.counters) out += counter_table(*run.counters);
+  if (run.drain) out += drain_table(*run.drain);
   out += "<h2>Findings</h2>";
+  if (run.burn && run.burn->findings) {
+    out += findings_table("the job (topo, counters, host, burn)", verdict.findings);
+    return out + "</body></html>\n";  // the one list holds the host preflight's too
+  }
   if (run.topo) out += findings_table("topo check", *run.topo);
-  if (run.counters) out += findings_table("counters", cf);
+  if (run.counters) out += findings_table("counters", counters_findings(run));
   for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
   if (run.burn)
     for (const auto& h : run.burn->host_checks)

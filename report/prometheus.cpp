@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "report/run_verdict.h"
+
 namespace ibburn::report {
 
 std::string escape_label_value(const std::string& v) {
@@ -56,9 +58,9 @@ void findings_by_kind(Writer& w, const std::string& name, const std::string& hel
   for (const auto& [k, c] : n) w.sample({{"kind", k.first}, {"severity", k.second}}, c);
 }
 
-void burn_metrics(Writer& w, const burn::BurnSummary& s) {
+void burn_metrics(Writer& w, const burn::BurnSummary& s, bool incomplete) {
   w.family("ibburn_burn_pass", "1 when the burn verdict is pass, 0 otherwise.");
-  w.sample({}, s.pass ? 1 : 0);
+  w.sample({}, s.pass && !incomplete ? 1 : 0);
   std::map<int, std::pair<std::string, std::string>> rank_name;  // rank -> host, endpoint
   w.family("ibburn_burn_endpoint_verdict", "Burn verdict per endpoint (1 for its verdict).");
   for (const auto& e : s.endpoints) {
@@ -88,7 +90,12 @@ void burn_metrics(Writer& w, const burn::BurnSummary& s) {
 
 std::string prometheus_text(const RunData& run) {
   Writer w;
-  if (run.burn) burn_metrics(w, *run.burn);
+  const bool incomplete = run_verdict(run).outcome == RunOutcome::Incomplete;
+  if (incomplete) {
+    w.family("ibburn_run_incomplete", "1: the run did not finish; the other metrics are what it measured so far.");
+    w.sample({}, 1);
+  }
+  if (run.burn) burn_metrics(w, *run.burn, incomplete);
   if (run.topo) findings_by_kind(w, "ibburn_topo_findings", "Topology check findings by kind and severity.", *run.topo);
   if (run.counters) {
     findings_by_kind(w, "ibburn_counters_findings", "Counter findings by kind and severity.", counters_findings(run));

@@ -3,12 +3,15 @@
 #include <memory>
 #include <ostream>
 
+#include <fmt/format.h>
+
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "report/history.h"
 #include "report/html_report.h"
 #include "report/prometheus.h"
 #include "report/run_data.h"
+#include "report/run_verdict.h"
 
 namespace ibburn::report {
 
@@ -24,6 +27,14 @@ int run_report(const ReportRunOptions& o, std::ostream& err) {
     const auto id = History(o.history).record(o.dir, o.unix_time, run);
     err << "report: recorded as run " << id << " in " << o.history << "\n";
   }
+  const RunVerdict v = run_verdict(run);
+  if (v.outcome == RunOutcome::Incomplete) {
+    err << fmt::format("report: {}: INCOMPLETE: {}; {} finding(s) so far\n", o.dir, v.why_incomplete,
+                       v.findings.size());
+    return kExitFindings;
+  }
+  err << fmt::format("report: {}: {}: {} finding(s){}\n", o.dir, v.outcome == RunOutcome::Pass ? "PASS" : "FAIL",
+                     v.findings.size(), run.drain ? fmt::format(", {} host(s) in drain.txt", run.drain->size()) : "");
   return kExitOk;
 }
 

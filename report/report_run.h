@@ -18,7 +18,8 @@ struct ReportRunOptions {
   long long unix_time = 0;  // when the run is recorded
 };
 
-// A line naming the recorded run on `err`.
+// The run's verdict on `err` (and the recorded run's id): PASS or FAIL exit 0 (the run's own
+// exit code judged it), INCOMPLETE exit 1 (run_verdict.h), a directory with no run exit 2.
 int run_report(const ReportRunOptions& options, std::ostream& err);
 
 }  // namespace ibburn::report

@@ -1,6 +1,7 @@
 #include "report/run_data.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include "common/error.h"
 #include "common/file_io.h"
@@ -47,6 +48,16 @@ RunData load_run_dir(const fs::path& dir) {
     const std::string name = p.filename().string();
     run.hosts.push_back({name.substr(5, name.size() - 10), findings_of(parse_file(p), p)});
   }
+  run.began = fs::exists(dir / "results.jsonl") || fs::exists(dir / "counters-before.json");
+  if (fs::exists(dir / "drain.txt")) {
+    std::istringstream in(read_file(dir / "drain.txt"));
+    run.drain.emplace();
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) run.drain->push_back(line);
+  }
+  if (!run.burn && !run.topo && !run.counters && run.hosts.empty() && !run.began)
+    throw InputError(dir.string(), 0,
+                     "no run here: none of summary.json, results.jsonl, topo.json, counters.json, host-*.json");
   return run;
 }
 

@@ -23,10 +23,15 @@ struct RunData {
   std::optional<std::vector<Finding>> topo;  // topo check --json
   std::optional<nlohmann::json> counters;    // counters --json: {"ports","findings"}
   std::vector<HostCheck> hosts;              // host check --json, one file per host
+  // results.jsonl or counters-before.json: a burn or `ibburn run` began here (with no summary
+  // yet, the run stopped before its first one).
+  bool began = false;
+  std::optional<std::vector<std::string>> drain;  // drain.txt (`ibburn run`): "HOST\tREASON" lines
 };
 
-// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json and DIR/host-*.json;
-// each is optional. Bad JSON is an InputError naming the file.
+// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json and
+// DIR/drain.txt; each is optional, but a directory with none of them nor results.jsonl holds no
+// run (an InputError naming it). Bad JSON is an InputError naming the file.
 RunData load_run_dir(const std::filesystem::path& dir);
 
 std::vector<Finding> counters_findings(const RunData& run);

@@ -58,6 +58,7 @@ class Job : public burn::Explainer {
   // Steps 1-4 before any traffic. Throws Error to stop (bad input: 2; split/no SM: 1).
   void prepare() {
     make_dirs(dir_);
+    burn::write_summary(dir_ + "/summary.json", job_summary(burn::RunState::Running));
     // Inputs first: a typo fails before the fabric is touched.
     if (!o_.wiring.empty()) wiring_ = wiring::load_wiring_csv(o_.wiring);
     rules_.max_symbol_ber = o_.max_symbol_ber;
@@ -116,6 +117,7 @@ class Job : public burn::Explainer {
     auto t0 = Clock::now();
     plan::SimulatedBurn run;
     run.routes = model_;
+    run.live_fabric = o_.routes.routes.fabric.is_live();
     run.endpoints = o_.routes.endpoints.empty()
                         ? plan::all_hca_ports(model_->fabric)
                         : plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric);
@@ -258,7 +260,7 @@ class Job : public burn::Explainer {
       if (doc.job->changes) failed_before_ = h.failed_cables(doc.job->changes->previous_run);
       step("history", t0, fmt::format("run {} recorded", id));
     }
-    doc.job->outcome = doc.interrupted ? "interrupted" : "complete";
+    doc.job->outcome = burn::to_string(burn::run_state(doc));
     doc.job->steps = steps_;
     const std::vector<DrainEntry> drain = write_lists(doc);
     burn::write_summary(summary_path, doc);
@@ -269,8 +271,10 @@ class Job : public burn::Explainer {
     report::run_report(ro, std::cerr);
     if (o_.slurm_drain) slurm_drain(drain, std::cerr);
     print_changes(doc);
+    // As the page says it: a job that did not finish is no pass (report/run_verdict.h).
+    const bool finished = burn::run_state(doc) == burn::RunState::Complete;
     std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
-                             doc.pass ? "PASS" : "FAIL", doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
+                             !finished ? "INCOMPLETE" : doc.pass ? "PASS" : "FAIL", doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
     if (burn_code != kExitOk && burn_code != kExitFindings) return burn_code;
     return doc.pass ? kExitOk : kExitFindings;
   }
@@ -373,15 +377,22 @@ class Job : public burn::Explainer {
     write_file_atomic(dir_ + "/counters.json", j.dump() + "\n");
   }
 
-  [[noreturn]] void stop(const Finding& cause) {
+  // The job's summary before its burn writes one: first thing (a job killed before the burn's
+  // first summary reads as running, never as a pass), and when it stops before any traffic.
+  burn::BurnSummary job_summary(burn::RunState state) const {
     burn::BurnSummary doc;
     doc.transport = o_.burn.transport;
     doc.threshold = o_.burn.threshold;
     doc.expect_gbps = o_.burn.expect_gbps;
+    doc.job = burn::JobRecord{burn::to_string(state), steps_, std::nullopt};
+    return doc;
+  }
+
+  [[noreturn]] void stop(const Finding& cause) {
+    burn::BurnSummary doc = job_summary(burn::RunState::Stopped);
     doc.pass = false;
     doc.findings = topo_findings_;
     sort_worst_first(*doc.findings);
-    doc.job = burn::JobRecord{"stopped", steps_, std::nullopt};
     write_file_atomic(dir_ + "/results.jsonl", "");
     write_lists(doc);
     burn::write_summary(dir_ + "/summary.json", doc);

@@ -2,12 +2,15 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 
+#include "burn/summary.h"
 #include "common/file_io.h"
 #include "report/fabric_map.h"
 #include "report/html_report.h"
 #include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
+#include "wiring/ibsim_netfile.h"
 
 using namespace ibburn;
 namespace fs = std::filesystem;
@@ -23,7 +26,87 @@ topo::Fabric fabric_of(const wiring::FatTreeDesign& d) {
     f.connect({*f.find_name(c.a.node), c.a.port}, {*f.find_name(c.b.node), c.b.port});
   return f;
 }
+// Headless Chromium's DOM of a page (its profile under `tmp`); empty when it fails.
+std::string dump_dom(const ibburn::testing::TempDir& tmp, const std::string& html) {
+  const std::string dom = html + ".dom";
+  const std::string cmd =
+      "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync --user-data-dir=" +
+      tmp.file("profile") + " --dump-dom file://" + html + " > " + dom + " 2>/dev/null";
+  return std::system(cmd.c_str()) == 0 ? read_file(dom) : "";
+}
+
+// The number in the page's element with this id ("<span id="findings-count">7</span>"), -1 if none.
+long count_in(const std::string& dom, const std::string& id) {
+  std::smatch m;
+  return std::regex_search(dom, m, std::regex("id=\"" + id + "\">([0-9]+)<")) ? std::stol(m[1]) : -1;
+}
+
+std::string verdict_in(const std::string& dom) {
+  std::smatch m;
+  return std::regex_search(dom, m, std::regex(R"(id="verdict">([A-Z]+)<)")) ? m[1].str() : "";
+}
 }  // namespace
+
+// A real failed `ibburn run --transport sim` (a host cable at a quarter of its rate): the page
+// it wrote shows the counts of the run's last line and of summary.json; the same directory with
+// its summary saying running (the run killed) renders INCOMPLETE with the same counts.
+TEST(ReportBrowser, PageCountsAreTheRunsForAFailedAndAnIncompleteRun) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  wiring::FatTreeSpec spec;
+  spec.tiers = 2;
+  spec.radix = 8;
+  spec.hosts = 8;
+  spec.hcas_per_host = 1;
+  spec.spines_per_pod = 2;
+  spec.rate = {topo::Width::X4, topo::Speed::HDR};
+  const auto d = wiring::generate_fat_tree(spec);
+  ibburn::testing::TempDir tmp;
+  write_file_atomic(tmp.file("fabric.net"), wiring::to_ibsim_netfile(d));
+  std::string leaf_port;  // the leaf's end of the first host cable
+  for (const auto& c : d.wiring.cables)
+    for (const auto& [sw, hca] : {std::pair{c.a, c.b}, std::pair{c.b, c.a}})
+      if (leaf_port.empty() && hca.node.find(" mlx5_") != std::string::npos)
+        leaf_port = sw.node + "[" + std::to_string(sw.port) + "]";
+  ASSERT_FALSE(leaf_port.empty());
+
+  const std::string ibburn = std::string(IBBURN_BINARY_DIR) + "/ibburn", run = tmp.file("run");
+  const int rc = std::system((ibburn + " run --transport sim --fabric " + tmp.file("fabric.net") +
+                              " --routing adaptive --probes 0 --duration 1s --degrade '" + leaf_port +
+                              "=0.25' --quiet --out " + run + " 2> " + tmp.file("run.err"))
+                                 .c_str());
+  ASSERT_EQ(WEXITSTATUS(rc), 1) << read_file(tmp.file("run.err"));
+  std::smatch last;
+  const std::string err = read_file(tmp.file("run.err"));
+  ASSERT_TRUE(
+      std::regex_search(err, last, std::regex(R"(run: FAIL: ([0-9]+) finding\(s\), ([0-9]+) host\(s\) in drain.txt)")))
+      << err;
+  const long findings = std::stol(last[1]), drained = std::stol(last[2]);
+  burn::BurnSummary s = burn::load_summary(run + "/summary.json");
+  ASSERT_TRUE(s.findings);
+  EXPECT_EQ(static_cast<long>(s.findings->size()), findings);
+  EXPECT_GT(findings, 0);
+  EXPECT_GT(drained, 0);
+
+  std::string dom = dump_dom(tmp, run + "/report.html");
+  ASSERT_FALSE(dom.empty());
+  EXPECT_EQ(verdict_in(dom), "FAIL");
+  EXPECT_EQ(count_in(dom, "findings-count"), findings);
+  EXPECT_EQ(count_in(dom, "drain-count"), drained);
+  EXPECT_NE(dom.find("slow_flow"), std::string::npos);  // the burn's findings are listed
+
+  s.complete = false;  // as the summary of a run killed before its end says
+  burn::write_summary(run + "/summary.json", s);
+  const std::string page = tmp.file("incomplete.html");
+  const int report_rc =
+      std::system((ibburn + " report " + run + " -o " + page + " 2> " + tmp.file("report.err")).c_str());
+  EXPECT_EQ(WEXITSTATUS(report_rc), 1) << read_file(tmp.file("report.err"));
+  dom = dump_dom(tmp, page);
+  EXPECT_EQ(verdict_in(dom), "INCOMPLETE");
+  EXPECT_EQ(count_in(dom, "findings-count"), findings);
+  EXPECT_EQ(count_in(dom, "drain-count"), drained);
+  EXPECT_NE(dom.find(R"(id="incomplete")"), std::string::npos);
+}
 
 TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
@@ -49,6 +132,7 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
 
   // A burn over every HCA, one of them slow (on another leaf than the bad cable), for the heat map.
   run.burn.emplace();
+  run.burn->complete = true;
   run.burn->pass = false;
   for (size_t i = 0; i < d.hcas.size(); ++i) {
     burn::EndpointRecord e;

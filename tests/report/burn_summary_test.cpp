@@ -117,3 +117,29 @@ TEST(ReportBurnSummary, RenamedFieldIsRefusedWithItsPlace) {
     EXPECT_STREQ(e.what(), "s.json: stages_run: wrong type (string)");
   }
 }
+
+// "state" says where the run stands; it is derived from the flags and the job's outcome, so a
+// document whose "state" says otherwise is refused rather than read one way or the other.
+TEST(ReportBurnSummary, StateSaysWhereTheRunStands) {
+  burn::BurnSummary s = written_by_the_burn().doc;
+  EXPECT_EQ(burn::to_json(s)["state"], "complete");
+  s.complete = false;
+  EXPECT_EQ(burn::to_json(s)["state"], "running");
+  s.interrupted = true;
+  EXPECT_EQ(burn::to_json(s)["state"], "interrupted");
+  s.interrupted = false;
+  s.job = burn::JobRecord{"stopped", {}, std::nullopt};
+  EXPECT_EQ(burn::to_json(s)["state"], "stopped");
+
+  nlohmann::json j = burn::to_json(written_by_the_burn().doc);
+  j["state"] = "running";
+  try {
+    burn::summary_from_json(j, "s.json");
+    FAIL() << "accepted state running on a complete summary";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "s.json: state: \"running\" disagrees with complete, interrupted and job.outcome (\"complete\")");
+  }
+  j.erase("state");
+  EXPECT_THROW(burn::summary_from_json(j, "s.json"), InputError);
+}

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "common/error.h"
 #include "report/history.h"
@@ -12,6 +13,7 @@ namespace {
 RunData run_with(std::vector<std::string> slow, bool bad_cable) {
   RunData run;
   run.burn.emplace();
+  run.burn->complete = true;
   run.burn->pass = slow.empty();
   for (std::string h : {"gpu001", "gpu002", "gpu003", "gpu004"}) {
     burn::EndpointRecord e;
@@ -118,4 +120,46 @@ TEST(ReportHistory, RanksRepeatOffendersAndListsGolden) {
 
 TEST(ReportHistory, UnwritableDatabaseIsAnEnvironmentError) {
   EXPECT_THROW(History{"/nonexistent-dir/x/history.db"}, EnvironmentError);
+}
+
+// A killed run saw nothing through: what it found counts, what it saw fine makes nothing
+// golden, and the history says how many runs did not finish.
+TEST(ReportHistory, IncompleteRunMakesNothingGolden) {
+  ibburn::testing::TempDir tmp;
+  History h(tmp.file("history.db"));
+  RunData killed = run_with({"gpu003"}, false);
+  killed.burn->complete = false;  // its summary says running
+  h.record("killed", 1000, killed);
+  HistoryReport r = h.rank(10);
+  EXPECT_EQ(r.runs, 1);
+  EXPECT_EQ(r.incomplete, 1);
+  EXPECT_TRUE(r.golden.empty());
+  ASSERT_NE(find(r.failing, "host", "gpu003"), nullptr);
+  EXPECT_EQ(find(r.failing, "host", "gpu003")->failed_runs, 1);
+  EXPECT_NE(format_history(r, 0).find("history: last 1 run(s) (1 incomplete), "), std::string::npos);
+
+  h.record("finished", 2000, run_with({}, false));
+  r = h.rank(10);
+  EXPECT_EQ(r.incomplete, 1);
+  EXPECT_NE(find(r.golden, "host", "gpu001"), nullptr);  // seen fine by the finished run
+  EXPECT_EQ(find(r.golden, "host", "gpu003"), nullptr);
+}
+
+// Databases written before runs had an outcome gain the column and read as before.
+TEST(ReportHistory, DatabaseWithoutOutcomesIsUpgraded) {
+  ibburn::testing::TempDir tmp;
+  const std::string db = tmp.file("old.db");
+  sqlite3* old = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &old), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(old,
+                         "CREATE TABLE runs(id INTEGER PRIMARY KEY AUTOINCREMENT, label TEXT, time INTEGER);"
+                         "INSERT INTO runs(label, time) VALUES('old', 1)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(old);
+  History h(db);
+  h.record("new", 2000, run_with({}, false));
+  const HistoryReport r = h.rank(10);
+  EXPECT_EQ(r.runs, 2);
+  EXPECT_EQ(r.incomplete, 0);
 }

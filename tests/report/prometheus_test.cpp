@@ -15,6 +15,7 @@ TEST(ReportPrometheus, EscapesLabelValues) {
 TEST(ReportPrometheus, BurnRatesAndVerdicts) {
   RunData run;
   run.burn.emplace();
+  run.burn->complete = true;
   run.burn->pass = false;
   run.burn->endpoints = {{0, burn::Verdict::Pass, 1, 0, "gpu001", "mlx5_0:1", 390.5, 391, {}, {}},
                          {1, burn::Verdict::Slow, 1, 1, "gpu\"2", "mlx5_0:1", {}, {}, {}, {}}};
@@ -64,3 +65,17 @@ TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
 }
 
 TEST(ReportPrometheus, EmptyRunIsEmpty) { EXPECT_EQ(prometheus_text(RunData{}), ""); }
+
+// A run that did not finish never exports a pass, whatever it measured so far.
+TEST(ReportPrometheus, IncompleteRunIsNeverAPass) {
+  RunData run;
+  run.burn.emplace();  // neither complete nor interrupted: running
+  run.burn->pass = true;
+  const std::string text = prometheus_text(run);
+  EXPECT_EQ(text.find("# HELP ibburn_run_incomplete"), 0u) << text;
+  EXPECT_NE(text.find("\nibburn_run_incomplete 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nibburn_burn_pass 0\n"), std::string::npos) << text;
+  RunData files_only;
+  files_only.began = true;  // results.jsonl, no summary
+  EXPECT_NE(prometheus_text(files_only).find("\nibburn_run_incomplete 1\n"), std::string::npos);
+}

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "burn/summary.h"
+#include "common/error.h"
 #include "common/file_io.h"
 #include "plan/burn_run.h"
 #include "topo/fabric_io.h"
@@ -69,6 +71,61 @@ TEST_F(ReportRun, WithoutAFabricThereIsNoMapAndNoDiscovery) {
   EXPECT_EQ(report::run_report(o, err), 0);
   EXPECT_TRUE(std::filesystem::exists(o.html));
   EXPECT_TRUE(std::filesystem::exists(o.prometheus));
+}
+
+// A run killed before its first summary leaves results.jsonl (the run header) and no summary:
+// INCOMPLETE, exit 1, never PASS.
+TEST_F(ReportRun, RunFilesWithoutASummaryAreIncomplete) {
+  const std::string killed = dir_ + "/killed";
+  std::filesystem::create_directories(killed);
+  std::filesystem::copy_file(dir_ + "/run/results.jsonl", killed + "/results.jsonl");
+  report::ReportRunOptions o;
+  o.dir = killed;
+  o.html = dir_ + "/killed.html";
+  o.prometheus = dir_ + "/killed.prom";
+  std::ostringstream err;
+  EXPECT_EQ(report::run_report(o, err), 1);
+  EXPECT_NE(err.str().find("report: " + killed + ": INCOMPLETE: no summary.json"), std::string::npos) << err.str();
+  const std::string html = read_file(o.html);
+  EXPECT_NE(html.find(R"(class="verdict incomplete" id="verdict">INCOMPLETE<)"), std::string::npos);
+  EXPECT_EQ(html.find("PASS"), std::string::npos);
+  EXPECT_NE(read_file(o.prometheus).find("ibburn_run_incomplete 1\n"), std::string::npos);
+}
+
+// A summary that still says running (the run died mid-stage) is INCOMPLETE with what it
+// measured, although every flow it measured passed.
+TEST_F(ReportRun, RunningSummaryIsIncomplete) {
+  const std::string summary = dir_ + "/run/summary.json";
+  burn::BurnSummary s = burn::load_summary(summary);
+  ASSERT_TRUE(s.pass);
+  s.complete = false;
+  burn::write_summary(summary, s);
+  report::ReportRunOptions o;
+  o.dir = dir_ + "/run";
+  o.html = dir_ + "/running.html";
+  std::ostringstream err;
+  EXPECT_EQ(report::run_report(o, err), 1);
+  EXPECT_NE(err.str().find(": INCOMPLETE: summary.json says running: 1 of 1 planned stage(s) measured; 0 finding(s)"),
+            std::string::npos)
+      << err.str();
+  const std::string html = read_file(o.html);
+  EXPECT_NE(html.find(">INCOMPLETE<"), std::string::npos);
+  EXPECT_NE(html.find("Per-endpoint bandwidth (2 endpoints)"), std::string::npos);  // what it measured
+}
+
+TEST_F(ReportRun, DirectoryWithoutARunIsBadInput) {
+  report::ReportRunOptions o;
+  o.dir = dir_ + "/empty";
+  std::filesystem::create_directories(o.dir);
+  std::ostringstream err;
+  try {
+    report::run_report(o, err);
+    FAIL() << "rendered an empty directory";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.code(), kExitInput);
+    EXPECT_EQ(std::string(e.what()),
+              o.dir + ": no run here: none of summary.json, results.jsonl, topo.json, counters.json, host-*.json");
+  }
 }
 
 }  // namespace

@@ -124,6 +124,16 @@ class RunSim : public ::testing::Test {
 
   nlohmann::json summary() const { return nlohmann::json::parse(read(out + "/summary.json")); }
 
+  // The job's process: its command line names this test's output directory.
+  void signal_job(int sig) const {
+    for (const auto& p : std::filesystem::directory_iterator("/proc")) {
+      const std::string cmdline = read(p.path().string() + "/cmdline");
+      if (cmdline.find(std::string("run") + '\0' + "--transport") != std::string::npos &&
+          cmdline.find(out) != std::string::npos)
+        ::kill(std::stoi(p.path().filename().string()), sig);
+    }
+  }
+
   std::map<std::string, int> kinds() const {
     std::map<std::string, int> k;
     const nlohmann::json s = summary();
@@ -328,21 +338,36 @@ TEST_F(RunSim, SuspectWithErrorsUnderLoadIsCorroboratedByItsCounters) {
 
 TEST_F(RunSim, CtrlCLeavesACompleteSummaryAndTheLists) {
   auto f = start();
-  auto r = run(*f, {"--duration", "30s"}, [&] {
-    // The job's process: its command line names this test's output directory.
-    for (const auto& p : std::filesystem::directory_iterator("/proc")) {
-      const std::string cmdline = read(p.path().string() + "/cmdline");
-      if (cmdline.find(std::string("run") + '\0' + "--transport") != std::string::npos &&
-          cmdline.find(out) != std::string::npos)
-        ::kill(std::stoi(p.path().filename().string()), SIGINT);
-    }
-  });
+  auto r = run(*f, {"--duration", "30s"}, [&] { signal_job(SIGINT); });
   EXPECT_EQ(r.exit_code, 130) << r.err;
   auto s = summary();
   EXPECT_EQ(s["job"]["outcome"], "interrupted");
   EXPECT_TRUE(s["interrupted"].get<bool>());
   for (const char* file : {"drain.txt", "cables.csv", "counters-before.json", "report.html"})
     EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
+}
+
+// Killed mid-stage (no handler runs): the summary written before stage 1 still says running,
+// and the report says INCOMPLETE with exit 1, never PASS.
+TEST_F(RunSim, KilledRunReportsIncomplete) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "60s"}, [&] {
+    // results.jsonl's header comes right before the summary written before stage 1.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!std::filesystem::exists(out + "/results.jsonl") && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    signal_job(SIGKILL);
+  });
+  ASSERT_EQ(r.exit_code, 128 + SIGKILL) << r.err;
+  const auto s = summary();
+  EXPECT_EQ(s["state"], "running");
+  EXPECT_EQ(s["stages_run"], 0);
+  EXPECT_EQ(s["job"]["outcome"], "running");
+  const auto rep = f->run({kIbburn, "report", out, "-o", dir + "/killed.html"});
+  EXPECT_EQ(rep.exit_code, 1) << rep.err;
+  EXPECT_NE(rep.err.find("INCOMPLETE: summary.json says running: 0 of "), std::string::npos) << rep.err;
+  EXPECT_NE(read(dir + "/killed.html").find(">INCOMPLETE<"), std::string::npos);
 }
 
 TEST_F(RunSim, HistorySaysWhatIsNewSinceThePreviousRun) {

@@ -1,0 +1,73 @@
+// The run directory's one verdict (report/run_verdict.h): a run that did not finish is
+// INCOMPLETE whatever it measured, and the findings counted are the job's own list.
+#include "report/run_verdict.h"
+
+#include <gtest/gtest.h>
+
+using namespace ibburn;
+using namespace ibburn::report;
+
+namespace {
+RunData job_run(bool complete, bool interrupted) {
+  RunData run;
+  run.began = true;
+  run.burn.emplace();
+  run.burn->complete = complete;
+  run.burn->interrupted = interrupted;
+  run.burn->stages_planned = 2;
+  run.burn->stages_run = 1;
+  run.burn->pass = false;
+  run.burn->findings = std::vector<Finding>{{"slow_flow", Severity::Error, "stage 1 flow 0", {}, {}},
+                                            {"errors_under_load", Severity::Error, "leaf1[2]", {}, {}}};
+  run.burn->job = burn::JobRecord{"running", {}, std::nullopt};
+  // What the job's list already holds, in the files the report also reads.
+  run.topo = std::vector<Finding>{};
+  run.counters =
+      nlohmann::json{{"ports", nlohmann::json::array()},
+                     {"findings", {to_json(Finding{"errors_under_load", Severity::Error, "leaf1[2]", {}, {}})}}};
+  return run;
+}
+}  // namespace
+
+TEST(ReportRunVerdict, FinishedJobCountsItsOneFindingsList) {
+  const RunVerdict v = run_verdict(job_run(true, false));
+  EXPECT_EQ(v.outcome, RunOutcome::Fail);
+  EXPECT_EQ(v.findings.size(), 2u);  // not 3: counters.json's finding is in the job's list
+  EXPECT_TRUE(v.why_incomplete.empty());
+}
+
+TEST(ReportRunVerdict, RunningOrInterruptedSummaryIsIncomplete) {
+  RunData run = job_run(false, false);
+  RunVerdict v = run_verdict(run);
+  EXPECT_EQ(v.outcome, RunOutcome::Incomplete);
+  EXPECT_EQ(v.why_incomplete, "summary.json says running: 1 of 2 planned stage(s) measured");
+  EXPECT_EQ(v.findings.size(), 2u);
+  // Nothing measured yet and no finding: still not a pass.
+  run.burn->findings->clear();
+  run.burn->pass = true;
+  run.burn->stages_run = 0;
+  EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Incomplete);
+  v = run_verdict(job_run(false, true));
+  EXPECT_EQ(v.outcome, RunOutcome::Incomplete);
+  EXPECT_EQ(v.why_incomplete, "summary.json says interrupted: 1 of 2 planned stage(s) measured");
+}
+
+TEST(ReportRunVerdict, RunFilesWithoutASummaryAreIncomplete) {
+  RunData run;
+  run.began = true;
+  run.topo = std::vector<Finding>{};
+  const RunVerdict v = run_verdict(run);
+  EXPECT_EQ(v.outcome, RunOutcome::Incomplete);
+  EXPECT_NE(v.why_incomplete.find("no summary.json"), std::string::npos);
+  // Check commands' files alone (no burn, no job began) are judged on their findings.
+  run.began = false;
+  EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Pass);
+  run.topo->push_back({"missing", Severity::Error, "m", {}, {}});
+  EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Fail);
+}
+
+TEST(ReportRunVerdict, StoppedJobIsJudgedOnItsFindings) {
+  RunData run = job_run(false, false);
+  run.burn->job->outcome = "stopped";
+  EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Fail);
+}
