@@ -19,6 +19,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 report() {  # label, run directory, wall seconds, the cable degraded
   local label=$1 dir=$2 wall=$3 cable=$4
+  [[ -f $dir/summary.json ]] || { echo "$label: no summary.json: $(tail -n 1 "$work/out")"; return; }
   python3 - "$label" "$dir" "$wall" "$cable" <<'PY'
 import csv, json, sys
 label, d, wall, cable = sys.argv[1:]
@@ -42,6 +43,7 @@ PY
 run_case() {  # label, design, cable, extra options...
   local label=$1 design=$2 cable=$3; shift 3
   local start; start=$(date +%s.%N)
+  rm -rf "$work/job"
   "$bin" run --transport sim --fabric "$work/$design.net" --wiring "$work/$design.csv" --duration 1ms \
     --degrade "$cable=0.25" --out "$work/job" --quiet "$@" >"$work/out" 2>&1 || true
   report "$label" "$work/job" "$(awk "BEGIN{print $(date +%s.%N) - $start}")" "$cable"
@@ -50,18 +52,21 @@ run_case() {  # label, design, cable, extra options...
 # Leaf uplinks are ports 33..64; a spine's core uplinks too (docs/wiring.md).
 run_case "field-notes adaptive, leaf-spine pod1-leaf03[37]" fn "pod1-leaf03[37]" --routing adaptive
 run_case "field-notes adaptive, spine-core pod2-spine05[40]" fn "pod2-spine05[40]" --routing adaptive
-run_case "32k adaptive, leaf-spine pod1-leaf03[37]" 32k "pod1-leaf03[37]" --routing adaptive
-run_case "32k adaptive, spine-core pod2-spine05[40]" 32k "pod2-spine05[40]" --routing adaptive
+run_case "32k adaptive, leaf-spine pod01-leaf03[37]" 32k "pod01-leaf03[37]" --routing adaptive
+run_case "32k adaptive, spine-core pod02-spine05[40]" 32k "pod02-spine05[40]" --routing adaptive
 
 # Static routes: opensm's ftree tables from the simulated fabric, flow-based localisation.
 if command -v ibsim >/dev/null && command -v opensm >/dev/null; then
   sim=$root/scripts/simfabric
   eval "$("$sim" start "$work/fn.net" --opensm-args "-R ftree" --dir "$work/sim")" >/dev/null
   trap '"$sim" stop --dir "$work/sim" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-  "$sim" run --dir "$work/sim" "$bin" topo discover -o "$work/fn.json" >/dev/null 2>&1
-  "$sim" run --dir "$work/sim" "$bin" plan --fabric live --save-lfts "$work/lfts.json" -o "$work/p.json" >/dev/null 2>&1
-  "$sim" stop --dir "$work/sim" >/dev/null
+  "$sim" resweep --dir "$work/sim" >/dev/null  # every port active before discovery
+  "$sim" run --dir "$work/sim" "$bin" topo discover -o "$work/fn.json" >"$work/out" 2>&1 || cat "$work/out"
+  "$sim" run --dir "$work/sim" "$bin" plan --fabric live --save-lfts "$work/lfts.json" -o "$work/p.json" \
+    >"$work/out" 2>&1 || cat "$work/out"
+  "$sim" stop --dir "$work/sim" >/dev/null || true
   start=$(date +%s.%N)
+  rm -rf "$work/job"
   "$bin" run --transport sim --fabric "$work/fn.json" --node-name-map "$work/fn.node-name-map" \
     --wiring "$work/fn.csv" --lfts "$work/lfts.json" \
     --duration 1ms --degrade "pod1-leaf03[37]=0.25" --out "$work/job" --quiet >"$work/out" 2>&1 || true

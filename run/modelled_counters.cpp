@@ -39,6 +39,7 @@ counters::Snapshot ModelledCounters::snapshot() const {
   counters::Snapshot s;
   s.time_ms = static_cast<int64_t>(std::llround(seconds_ * 1000));
   const topo::Fabric& f = model_.fabric;
+  s.ports.reserve(model_.cables->size());
   for (plan::EdgeId e = 0; e < model_.cables->size(); ++e) {
     const plan::Edge& edge = model_.cables->edge(e);
     const topo::Node& node = f.node(edge.from.node);
