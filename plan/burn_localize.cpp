@@ -26,17 +26,17 @@ std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fa
 
 namespace {
 
-// Ranks whose every bad direction crosses one of `culprits`: their "suspect" verdict is the
-// cable's doing.
+// Ranks whose every bad direction crosses one of `culprits` with at least `min_share` of its
+// traffic: their verdict is the cable's doing.
 std::map<int, std::set<EdgeId>> explained_ranks(const std::vector<RoutedDirection>& routed,
-                                                const std::set<EdgeId>& culprits) {
+                                                const std::set<EdgeId>& culprits, double min_share = 0) {
   std::map<int, std::set<EdgeId>> by;
   std::set<int> unexplained;
   for (const auto& r : routed) {
     if (!r.observed.slow) continue;
     std::set<EdgeId> hit;
     for (auto [e, share] : r.observed.path)
-      if (culprits.count(e)) hit.insert(e);
+      if (share > min_share && culprits.count(e)) hit.insert(e);
     for (int rank : {r.from, r.to}) {
       if (hit.empty())
         unexplained.insert(rank);
@@ -177,11 +177,24 @@ BurnOutcome RouteExplainer::outcome(const burn::Summary& summary,
   return o;
 }
 
+RoutedBurn RouteExplainer::route_outcome(const BurnOutcome& results, std::vector<std::string>& notes,
+                                         std::map<int, std::set<EdgeId>>* explained) const {
+  RoutedBurn r = route_burn(routes_->fabric, *routes_->cables, *routes_->router, results, notes);
+  if (named_elsewhere_.empty()) return r;
+  if (explained) *explained = explained_ranks(r.slow, named_elsewhere_);
+  std::erase_if(r.slow, [&](const RoutedDirection& d) {
+    return std::any_of(d.observed.path.begin(), d.observed.path.end(),
+                       [&](const auto& hop) { return hop.second > 0 && named_elsewhere_.count(hop.first); });
+  });
+  return r;
+}
+
 void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) {
   std::vector<std::string> notes;
   const topo::Fabric& fabric = routes_->fabric;
   const CableIndex& cables = *routes_->cables;
-  const RoutedBurn routed = route_burn(fabric, cables, *routes_->router, outcome(summary, endpoints), notes);
+  std::map<int, std::set<EdgeId>> by_elsewhere;
+  const RoutedBurn routed = route_outcome(outcome(summary, endpoints), notes, &by_elsewhere);
   auto found = routed.localize();
   std::sort(notes.begin(), notes.end());
   notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
@@ -209,14 +222,22 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     summary.doc.pass = false;
   }
   const auto explained = explained_ranks(routed.slow, confident);
-  std::erase_if(summary.findings, [&](const Finding& f) {
-    return f.kind == "suspect_endpoint" && explained.count(f.details.at("rank").get<int>());
-  });
+  auto explains = [&](const burn::EndpointRecord& ep) -> const std::set<EdgeId>* {
+    if (ep.verdict == burn::Verdict::Suspect && explained.count(ep.rank)) return &explained.at(ep.rank);
+    const bool bad = ep.verdict == burn::Verdict::Suspect || ep.verdict == burn::Verdict::Slow;
+    if (bad && by_elsewhere.count(ep.rank)) return &by_elsewhere.at(ep.rank);
+    return nullptr;
+  };
+  std::set<int> passed;
   for (auto& ep : summary.doc.endpoints)
-    if (ep.verdict == burn::Verdict::Suspect && explained.count(ep.rank)) {
+    if (const auto* by = explains(ep)) {
       ep.verdict = burn::Verdict::Pass;
-      for (EdgeId e : explained.at(ep.rank)) ep.explained_by.push_back(cables.describe(fabric, e));
+      for (EdgeId e : *by) ep.explained_by.push_back(cables.describe(fabric, e));
+      passed.insert(ep.rank);
     }
+  std::erase_if(summary.findings, [&](const Finding& f) {
+    return (f.kind == "suspect_endpoint" || f.kind == "slow_endpoint") && passed.count(f.details.at("rank").get<int>());
+  });
 }
 
 std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summary,
@@ -225,7 +246,7 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
   const topo::Fabric& fabric = routes_->fabric;
   std::vector<std::string> notes;
   const BurnOutcome now = outcome(summary, endpoints);
-  auto found = localize_burn(fabric, *routes_->cables, *routes_->router, now, notes);
+  auto found = route_outcome(now, notes, nullptr).localize();
   if (found.empty() || !ambiguous(found)) return std::nullopt;
   if (!shifts_) {
     // Each rank's port in the fabric (invalid when its GUID is not there); shifts over those

@@ -4,7 +4,9 @@
 // Offline from a results directory (`ibburn plan localize`), or live in the burn's own
 // summary through RouteExplainer (`ibburn burn --fabric`), which also asks for probe
 // stages while the culprit is ambiguous.
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -77,14 +79,24 @@ class RouteExplainer : public burn::Explainer {
   void explain(burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) override;
   std::optional<burn::Stage> follow_up(const burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints,
                                        int extra_run) override;
+  // Cable directions other evidence has named (the switches' port counters under adaptive
+  // routing, plan/counter_localize.h). A slow direction whose route crosses one, with any
+  // share, is that cable's doing: it implicates no other cable, asks for no probe, and an
+  // endpoint whose every bad direction is such passes (`explained_by`), slow or suspect.
+  void set_named_elsewhere(std::set<EdgeId> edges) { named_elsewhere_ = std::move(edges); }
 
  private:
   BurnOutcome outcome(const burn::Summary& summary, const std::vector<burn::EndpointInfo>& endpoints) const;
+  // `results` on their routes, less the slow directions named_elsewhere_ explains; `explained`
+  // gets the ranks whose every bad direction it explains, with the cables.
+  RoutedBurn route_outcome(const BurnOutcome& results, std::vector<std::string>& notes,
+                           std::map<int, std::set<EdgeId>>* explained) const;
   std::shared_ptr<const RouteModel> routes_;
   int max_probes_;
   std::vector<uint64_t> port_guids_;
   std::vector<topo::PortEnd> ports_;  // by rank; made at the first follow-up
   std::unique_ptr<ProbeShifts> shifts_;
+  std::set<EdgeId> named_elsewhere_;
 };
 
 }  // namespace ibburn::plan

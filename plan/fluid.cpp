@@ -18,7 +18,8 @@ std::vector<double> degraded_capacities(const CableIndex& cables, const std::uno
 namespace {
 
 // Progressive filling. `router` spreads the flows' splits (null when there are none).
-FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, const std::vector<double>& capacity) {
+FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, const std::vector<double>& capacity,
+                    Splits splits) {
   const size_t nf = flows.size(), ne = capacity.size();
   FluidResult r;
   r.flow_gbps.assign(nf, 0.0);
@@ -40,17 +41,20 @@ FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, c
   std::vector<double> weight(ne);
   SplitSpread spread;
   std::vector<std::pair<topo::NodeId, double>> entries;
+  const bool adaptive = splits == Splits::Adaptive;
+  std::vector<char> closed(adaptive ? ne : 0, 0);  // by edge: full, adaptive splits avoid it
   auto spread_active = [&](topo::NodeId to, const std::vector<size_t>& group) {
     entries.clear();
     for (size_t f : group)
       if (active[f]) entries.emplace_back(flows[f].route.from, 1.0);
     if (entries.empty()) return false;
-    spread.spread(*router, to, entries);
+    spread.spread(*router, to, entries, adaptive ? &closed : nullptr);
     return true;
   };
   constexpr double kEps = 1e-9;
   auto full = [&](EdgeId e) { return r.edge_gbps[e] >= capacity[e] - 1e-7 * std::max(1.0, capacity[e]); };
   std::vector<char> blocked;  // by node: a split hop from it leads to a full edge
+  std::vector<size_t> freeze;
   // Each round raises all active flows equally until an edge fills or a flow reaches its
   // demand, then freezes those flows. Rounds <= number of distinct bottlenecks.
   while (remaining > 0) {
@@ -58,9 +62,22 @@ FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, c
     for (size_t f = 0; f < nf; ++f)
       if (active[f])
         for (auto [e, share] : flows[f].route.edges) weight[e] += share;
+    freeze.clear();
+    if (adaptive)
+      for (size_t e = 0; e < ne; ++e) closed[e] = full(static_cast<EdgeId>(e));
     for (const auto& [to, group] : by_split)
-      if (spread_active(to, group))
+      if (spread_active(to, group)) {
         for (const auto& c : spread.carried()) weight[c.edge] += c.gbps;
+        // Adaptive: a flow whose entry has no open path left cannot grow.
+        if (adaptive)
+          for (size_t f : group)
+            if (active[f] && spread.blocked(flows[f].route.from)) freeze.push_back(f);
+      }
+    if (!freeze.empty()) {
+      for (size_t f : freeze)
+        if (active[f]) active[f] = 0, --remaining;
+      continue;
+    }
     double step = std::numeric_limits<double>::infinity();
     for (size_t e = 0; e < ne; ++e)
       if (weight[e] > kEps) step = std::min(step, std::max(0.0, capacity[e] - r.edge_gbps[e]) / weight[e]);
@@ -70,7 +87,6 @@ FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, c
       if (active[f]) r.flow_gbps[f] += step;
     for (size_t e = 0; e < ne; ++e) r.edge_gbps[e] += step * weight[e];
 
-    std::vector<size_t> freeze;
     for (size_t f = 0; f < nf; ++f) {
       if (!active[f]) continue;
       bool frozen = r.flow_gbps[f] >= flows[f].demand_gbps - kEps;
@@ -81,7 +97,7 @@ FluidResult max_min(const std::vector<SplitFlow>& flows, const Router* router, c
     // A split flow stops when any edge of its split is full: every hop reachable from its
     // entry carries part of it. Farthest nodes are visited first, so walk them backwards.
     for (const auto& [to, group] : by_split) {
-      if (!spread_active(to, group)) continue;
+      if (adaptive || !spread_active(to, group)) continue;
       const auto& visits = spread.visits();
       const auto& carried = spread.carried();
       for (auto v = visits.rbegin(); v != visits.rend(); ++v) {
@@ -109,12 +125,12 @@ FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vec
     explicit_flows[f].route.edges = flows[f].path;
     explicit_flows[f].demand_gbps = flows[f].demand_gbps;
   }
-  return max_min(explicit_flows, nullptr, capacity);
+  return max_min(explicit_flows, nullptr, capacity, Splits::Fixed);
 }
 
 FluidResult simulate_max_min(const std::vector<SplitFlow>& flows, const Router& router,
-                             const std::vector<double>& capacity) {
-  return max_min(flows, &router, capacity);
+                             const std::vector<double>& capacity, Splits splits) {
+  return max_min(flows, &router, capacity, splits);
 }
 
 }  // namespace ibburn::plan

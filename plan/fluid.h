@@ -30,9 +30,17 @@ struct FluidResult {
 
 // `capacity_gbps` per edge.
 FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity_gbps);
+// How split flows use their split. Fixed: always the router's fractions, so a flow stops as
+// soon as any edge of its split is full (one slow cable slows every flow across it).
+// Adaptive: as adaptive routing does, traffic added once an edge is full moves to the equal
+// hops still open (SplitSpread with the full edges closed, a water-filling over the split),
+// and a flow stops only when no open path is left: a slow next hop carries less and its
+// siblings carry more.
+enum class Splits { Fixed, Adaptive };
+
 // The same model; `router` describes the flows' splits.
 FluidResult simulate_max_min(const std::vector<SplitFlow>& flows, const Router& router,
-                             const std::vector<double>& capacity_gbps);
+                             const std::vector<double>& capacity_gbps, Splits splits = Splits::Fixed);
 
 // Edge capacities with some cables scaled, e.g. {edge: 0.25} for a cable at 25%.
 std::vector<double> degraded_capacities(const CableIndex& cables, const std::unordered_map<EdgeId, double>& scale);

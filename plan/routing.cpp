@@ -63,31 +63,58 @@ int Router::split_hops(topo::NodeId at, topo::NodeId to, std::vector<Hop>& out) 
 }
 
 void SplitSpread::spread(const Router& router, topo::NodeId to,
-                         const std::vector<std::pair<topo::NodeId, double>>& entries) {
+                         const std::vector<std::pair<topo::NodeId, double>>& entries, const std::vector<char>* closed) {
   visits_.clear();
   carried_.clear();
-  auto reach = [&](topo::NodeId v, int level, double traffic) {
-    if (v >= traffic_.size()) traffic_.resize(v + 1, 0.0), seen_.resize(v + 1, 0);
+  all_hops_.clear();
+  for (topo::NodeId v : last_nodes_) open_[v] = 1.0;
+  last_nodes_.clear();
+  auto reach = [&](topo::NodeId v, int level) {
+    if (v >= traffic_.size()) {
+      traffic_.resize(v + 1, 0.0), seen_.resize(v + 1, 0);
+      open_.resize(v + 1, 1.0), hop_at_.resize(v + 1);
+    }
     if (!seen_[v]) seen_[v] = 1, levels_[level].push_back(v);
-    traffic_[v] += traffic;
   };
   int top = 0;
   for (auto [node, traffic] : entries) {
     const int d = router.split_hops(node, to, hops_);
     if (d < 0) throw RoutingError("no path towards the split's destination");
     if (levels_.size() <= static_cast<size_t>(d)) levels_.resize(d + 1);
-    reach(node, d, traffic);
+    reach(node, d);
+    traffic_[node] += traffic;
     top = std::max(top, d);
   }
-  // Every hop leads one level down, so level k is complete before it is spread.
+  // Every hop leads one level down, so level k is complete before it is spread; the hops
+  // are kept so that open path shares can be summed from the destination up first.
   for (int k = top; k > 0; --k)
     for (topo::NodeId u : levels_[k]) {
       router.split_hops(u, to, hops_);
-      const size_t begin = carried_.size();
-      for (const Hop& h : hops_) {
-        carried_.push_back({h.edge, h.next, traffic_[u] * h.fraction});
-        reach(h.next, k - 1, traffic_[u] * h.fraction);
+      hop_at_[u] = {all_hops_.size(), all_hops_.size() + hops_.size()};
+      all_hops_.insert(all_hops_.end(), hops_.begin(), hops_.end());
+      for (const Hop& h : hops_) reach(h.next, k - 1);
+    }
+  auto is_open = [&](const Hop& h) { return !closed || !(*closed)[h.edge]; };
+  if (closed)
+    for (int k = 1; k <= top; ++k)
+      for (topo::NodeId u : levels_[k]) {
+        double open = 0;
+        for (size_t i = hop_at_[u].first; i < hop_at_[u].second; ++i)
+          if (is_open(all_hops_[i])) open += all_hops_[i].fraction * open_[all_hops_[i].next];
+        open_[u] = open;
+        last_nodes_.push_back(u);
       }
+  for (int k = top; k > 0; --k)
+    for (topo::NodeId u : levels_[k]) {
+      const size_t begin = carried_.size();
+      if (open_[u] > 0)
+        for (size_t i = hop_at_[u].first; i < hop_at_[u].second; ++i) {
+          const Hop& h = all_hops_[i];
+          if (!is_open(h)) continue;
+          const double share = traffic_[u] * h.fraction * (closed ? open_[h.next] / open_[u] : 1.0);
+          carried_.push_back({h.edge, h.next, share});
+          traffic_[h.next] += share;
+        }
       visits_.push_back({u, begin, carried_.size()});
     }
   for (int k = 0; k <= top; ++k) {

@@ -57,6 +57,12 @@ class Router {
 
 // Spreads traffic entering a router's split towards one switch over its hops, level by
 // level, and keeps what each hop carried. Scratch space is reused between calls.
+//
+// With `closed` edges (adaptive routing around full links) a node sends nothing over a
+// closed hop and weighs each open hop by the share of its paths still open: a hop's fraction
+// becomes fraction x open(next) / open(node), where open(v) is the share of v's paths to the
+// destination that avoid every closed edge (1 at the destination). A node with no open path
+// passes nothing on; blocked() says so. Without closed edges the fractions are the router's.
 class SplitSpread {
  public:
   struct Carried {
@@ -66,7 +72,11 @@ class SplitSpread {
   };
   // `entries`: (node, traffic) pairs entering the split; a node may repeat. Throws
   // RoutingError when an entry cannot reach `to`.
-  void spread(const Router& router, topo::NodeId to, const std::vector<std::pair<topo::NodeId, double>>& entries);
+  // `closed`: by EdgeId, nonzero for an edge no more traffic may take (null: none).
+  void spread(const Router& router, topo::NodeId to, const std::vector<std::pair<topo::NodeId, double>>& entries,
+              const std::vector<char>* closed = nullptr);
+  // After spread() with closed edges: whether `node` (an entry) has no open path left.
+  bool blocked(topo::NodeId node) const { return node < open_.size() && open_[node] <= 0; }
   // The nodes that passed traffic on, farthest first, each with its hops' range in carried().
   struct Visit {
     topo::NodeId node;
@@ -78,6 +88,10 @@ class SplitSpread {
  private:
   std::vector<double> traffic_;                    // by node, zero outside a spread
   std::vector<char> seen_;                         // by node
+  std::vector<double> open_;                       // by node: share of its paths open (1 outside a spread)
+  std::vector<std::pair<size_t, size_t>> hop_at_;  // by node: its hops' range in all_hops_
+  std::vector<Hop> all_hops_;
+  std::vector<topo::NodeId> last_nodes_;           // the previous spread's nodes, to reset open_
   std::vector<std::vector<topo::NodeId>> levels_;  // by distance
   std::vector<Visit> visits_;
   std::vector<Carried> carried_;

@@ -53,7 +53,8 @@ burn::StageResult simulate_stage(const RouteModel& m, const std::vector<topo::Po
         d.reason = e.what();
       }
     }
-  FluidResult fr = simulate_max_min(fluid, *m.router, capacity);
+  // Adaptive routing moves load off a slow or full next hop (static routes have no splits).
+  FluidResult fr = simulate_max_min(fluid, *m.router, capacity, Splits::Adaptive);
   edge_gbps = std::move(fr.edge_gbps);
   for (size_t i = 0; i < routed.size(); ++i) {
     burn::DirectionResult& d = *routed[i];

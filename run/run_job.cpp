@@ -28,6 +28,8 @@
 #include "report/run_data.h"
 #include "run/counter_evidence.h"
 #include "run/drain_guard.h"
+#include "run/counter_localization.h"
+#include "run/modelled_counters.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
 #include "run/slurm_drain.h"
@@ -124,6 +126,7 @@ class Job : public burn::Explainer {
     ports_by_rank_.assign(run.endpoints.begin(), run.endpoints.end());
     run.plan = plan_over(run.endpoints);
     for (const auto& d : o_.routes.degrade) plan::parse_degrade(d, model_->fabric, *model_->cables, run.degrade);
+    const auto capacity = plan::degraded_capacities(*model_->cables, run.degrade);
     step("plan", t0, fmt::format("{} stage(s) for {} ranks", run.plan.stages.size(), run.endpoints.size()));
     step("host", Clock::now(), "skipped: the sim transport has no hosts");
     if (sweeper_) {
@@ -132,7 +135,7 @@ class Job : public burn::Explainer {
         if (const char* d = std::getenv("SIMFABRIC_DIR"); d && fs::exists(std::string(d) + "/console"))
           console = std::string(d) + "/console";
       if (!console.empty()) {
-        sim_counters_ = std::make_unique<SimDataCounters>(console, *model_);
+        sim_counters_ = std::make_unique<SimDataCounters>(console, *model_, capacity);
         sim_counters_->start_from(*last_);
         run.on_traffic = [this](const std::vector<double>& g, double s) { sim_counters_->add(g, s); };
       } else if (coverage_ > 0) {
@@ -140,6 +143,11 @@ class Job : public burn::Explainer {
         say("coverage from counters: not judged: the sim transport's bytes reach a simulated fabric's counters "
             "only through its console (--sim-console)");
       }
+    } else {
+      // A fabric from files has no counters to sweep: the model's own stand in for them.
+      modelled_ = std::make_unique<ModelledCounters>(*model_, capacity);
+      last_ = modelled_->snapshot();
+      run.on_traffic = [this](const std::vector<double>& g, double s) { modelled_->add(g, s); };
     }
     run.tick = [this](double elapsed) {
       if (!o_.burn.quiet)
@@ -181,10 +189,10 @@ class Job : public burn::Explainer {
   }
 
   void stage_finished(const burn::StageResult& result) override {
-    if (!sweeper_ || !last_) return;
+    if (!last_) return;
     const double seconds = std::chrono::duration<double>(o_.burn.duration).count();
     const auto sweep_t0 = Clock::now();
-    counters::Snapshot now = sweeper_->sweep();
+    counters::Snapshot now = sweeper_ ? sweeper_->sweep() : modelled_->snapshot();
     const double first_sweep = since(sweep_t0);
     // The simulated fabric applies the model's bytes between MADs, so a sweep may read a
     // port before its line was applied: once the last line shows, every line was applied
@@ -196,11 +204,14 @@ class Job : public burn::Explainer {
       }
       now = sweeper_->sweep();
     }
-    // The first sweep is what hardware costs; the sim's waits for ibsim come on top.
-    steps_.push_back({fmt::format("sweep {}", result.index), first_sweep,
-                      fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(),
-                                  since(sweep_t0))});
-    write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
+    // The first sweep is what hardware costs; the sim's waits for ibsim come on top. The
+    // model's counters (a fabric from files) are not measurements: kept in memory only.
+    if (sweeper_) {
+      steps_.push_back({fmt::format("sweep {}", result.index), first_sweep,
+                        fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(),
+                                    since(sweep_t0))});
+      write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
+    }
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
     fabric_changes(now, result.index, errors);
@@ -211,19 +222,25 @@ class Job : public burn::Explainer {
     if (coverage_ > 0)
       coverage = coverage_findings(*model_, topology_ ? topology_->judgeable(*model_, expected) : expected,
                                    seen_octets(*model_, deltas), coverage_, seconds, result.index);
+    if (!by_counters_) by_counters_ = std::make_unique<CounterLocalization>(*model_);
+    by_counters_->add_stage(deltas, result.index);
+    by_counters_->explain_shortfalls(coverage);
     if (!o_.burn.quiet)
       std::cerr << fmt::format("run: stage {} counters: {} port(s) with errors under load, {} cable finding(s) from "
                                "data counters ({:.1f} s)\n",
                                result.index, errors.size(), coverage.size(), since(stage_t0_));
     for (auto* v : {&errors, &coverage}) counter_findings_.insert(counter_findings_.end(), v->begin(), v->end());
     last_ = std::move(now);
-    write_counters();
+    if (sweeper_) write_counters();
   }
 
   void explain(burn::Summary& s, const std::vector<burn::EndpointInfo>& eps) override {
+    if (by_counters_) localizer_->set_named_elsewhere(by_counters_->named());
     localizer_->explain(s, eps);
     corroborate(s.findings);
     std::vector<Finding> all = topo_findings_;
+    if (by_counters_)
+      for (auto& f : by_counters_->findings()) all.push_back(std::move(f));
     for (auto& f : counter_evidence()) all.push_back(std::move(f));
     if (s.doc.complete && !expected_total_.empty())
       for (auto& f : unused_directions(*model_, expected_total_)) all.push_back(std::move(f));
@@ -421,6 +438,8 @@ class Job : public burn::Explainer {
   std::unique_ptr<SimDataCounters> sim_counters_;
   std::unique_ptr<TopologyWatch> topology_;
   std::unique_ptr<SmWatch> sm_;
+  std::unique_ptr<ModelledCounters> modelled_;          // a file fabric's counters, from the model
+  std::unique_ptr<CounterLocalization> by_counters_;    // cables named by their ports' counters
   std::unique_ptr<plan::RouteExplainer> localizer_;
   std::vector<uint64_t> given_guids_;                     // --endpoints: rank -> port GUID
   std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives

@@ -9,10 +9,11 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "run/modelled_counters.h"
 
 namespace ibburn::run {
-SimDataCounters::SimDataCounters(std::string console, const plan::RouteModel& model)
-    : console_(std::move(console)), model_(model) {}
+SimDataCounters::SimDataCounters(std::string console, const plan::RouteModel& model, std::vector<double> capacity_gbps)
+    : console_(std::move(console)), model_(model), capacity_(std::move(capacity_gbps)) {}
 
 std::string SimDataCounters::node_id(topo::NodeId n) const {
   const topo::Node& node = model_.fabric.node(n);
@@ -20,31 +21,31 @@ std::string SimDataCounters::node_id(topo::NodeId n) const {
 }
 
 void SimDataCounters::start_from(const counters::Snapshot& s) {
+  using counters::Counter;
   for (const auto& p : s.ports)
-    if (p.reachable && p.counters.has(counters::Counter::PortXmitData) && p.counters.has(counters::Counter::PortRcvData))
-      words_[{p.node_guid, p.port}] = {p.counters.get(counters::Counter::PortXmitData),
-                                           p.counters.get(counters::Counter::PortRcvData)};
+    if (p.reachable && p.counters.has(Counter::PortXmitData) && p.counters.has(Counter::PortRcvData))
+      words_[{p.node_guid, p.port}] = {p.counters.get(Counter::PortXmitData), p.counters.get(Counter::PortRcvData),
+                                       p.counters.has(Counter::PortXmitWait) ? p.counters.get(Counter::PortXmitWait) : 0};
 }
 
 void SimDataCounters::add(const std::vector<double>& edge_gbps, double seconds) {
   std::string text;
-  auto line = [&](topo::PortEnd at, const char* field, uint64_t value) {
-    text += fmt::format("PerformanceSet \"{}\"[{}] PortCountersExtended.{}={}\n", node_id(at.node), at.port, field,
-                        value);
+  auto line = [&](topo::PortEnd at, const char* attribute, const char* field, uint64_t value) {
+    text += fmt::format("PerformanceSet \"{}\"[{}] {}.{}={}\n", node_id(at.node), at.port, attribute, field, value);
   };
-  for (plan::EdgeId e = 0; e < edge_gbps.size() && e < model_.cables->size(); ++e) {
-    const auto words = static_cast<uint64_t>(edge_gbps[e] * 1e9 / 8 * seconds / 4);
-    if (words == 0) continue;
-    const plan::Edge& edge = model_.cables->edge(e);
-    const PortKey out{model_.fabric.node(edge.from.node).guid, edge.from.port};
-    const PortKey in{model_.fabric.node(edge.to.node).guid, edge.to.port};
-    words_[out].first += words;
-    words_[in].second += words;
-    line(edge.from, "PortXmitData", words_[out].first);
-    line(edge.to, "PortRcvData", words_[in].second);
-    last_key_ = out;
-    last_xmit_ = words_[out].first;
-    sent_ = true;
+  for (const PortRise& r : modelled_rises(model_, capacity_, edge_gbps, seconds)) {
+    const PortKey key{model_.fabric.node(r.port.node).guid, r.port.port};
+    Count& c = words_[key];
+    if (r.xmit_words) {
+      c.xmit += r.xmit_words;
+      line(r.port, "PortCountersExtended", "PortXmitData", c.xmit);
+      last_key_ = key;
+      last_xmit_ = c.xmit;
+      sent_ = true;
+    }
+    if (r.rcv_words) c.rcv += r.rcv_words, line(r.port, "PortCountersExtended", "PortRcvData", c.rcv);
+    // PortCounters' 32-bit field; the model stays far below it within a stage.
+    if (r.xmit_wait) c.wait += r.xmit_wait, line(r.port, "PortCounters", "PortXmitWait", c.wait);
   }
   if (text.empty()) return;
   const int fd = ::open(console_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);

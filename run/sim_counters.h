@@ -1,8 +1,9 @@
 #pragma once
 // The sim transport over a simulated fabric: the bytes the fluid model moved in a stage are
 // written into ibsim's port data counters (console `PerformanceSet`, PortCountersExtended),
-// so the counters sweep after the stage sees them as it would see a real burn's traffic on
-// the switches. ibsim sets absolute values: each port's count starts from what a sweep read.
+// and the model's wait into PortCounters.PortXmitWait (run/modelled_counters.h), so the
+// counters sweep after the stage sees them as it would see a real burn's traffic on the
+// switches. ibsim sets absolute values: each port's count starts from what a sweep read.
 #include <cstdint>
 #include <string>
 #include <map>
@@ -16,7 +17,8 @@ namespace ibburn::run {
 class SimDataCounters {
  public:
   // `console`: ibsim's stdin pipe (scripts/simfabric keeps it at $SIMFABRIC_DIR/console).
-  SimDataCounters(std::string console, const plan::RouteModel& model);
+  // `capacity_gbps`: each cable direction's capacity in the model (degraded cables at their fraction).
+  SimDataCounters(std::string console, const plan::RouteModel& model, std::vector<double> capacity_gbps);
 
   // The values to count on from (the snapshot before the first stage).
   void start_from(const counters::Snapshot& snapshot);
@@ -33,9 +35,12 @@ class SimDataCounters {
 
   std::string console_;
   const plan::RouteModel& model_;
+  std::vector<double> capacity_;
   using PortKey = std::pair<uint64_t, int>;  // node GUID, port
-  // 4-octet words per port: xmit, rcv.
-  std::map<PortKey, std::pair<uint64_t, uint64_t>> words_;
+  struct Count {
+    uint64_t xmit = 0, rcv = 0, wait = 0;  // 4-octet words; wait ticks
+  };
+  std::map<PortKey, Count> words_;
   PortKey last_key_{};
   uint64_t last_xmit_ = 0;
   bool sent_ = false;

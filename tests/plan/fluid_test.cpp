@@ -83,3 +83,71 @@ TEST(Fluid, SplitRoutesGiveTheSameRatesAsFullPathsUnderStaticRouting) {
   LftRouter router(t.fabric, cables, t.lfts);
   expect_same_as_full_paths(router, cables, t);
 }
+
+// Adaptive splits: a leaf with one uplink at 25% (fixture leaf ports 5..8 are its 4 uplinks).
+namespace {
+
+struct SlowUplink {
+  fixture::FatTree t = fixture::make_fat_tree(4, 4, 2, 2);
+  CableIndex cables{t.fabric, 200};
+  AdaptiveRouter router{t.fabric, cables};
+  EdgeId bad = cables.out_edge({t.leaves[0], 5});
+  std::vector<double> capacity;
+  SlowUplink() {
+    std::unordered_map<EdgeId, double> degrade{{bad, 0.25}, {cables.reverse(bad), 0.25}};
+    capacity = degraded_capacities(cables, degrade);
+  }
+  // Each of leaf0's first `n` hosts sends to a host on another leaf.
+  std::vector<SplitFlow> flows_out_of_leaf0(int n) const {
+    std::vector<SplitFlow> out;
+    for (int h = 0; h < n; ++h)
+      out.push_back(split_flow(cables, router, {t.hosts[h], 1}, {t.hosts[4 * (1 + h % 3) + h], 1}));
+    return out;
+  }
+  double uplink(int i, const FluidResult& r) const { return r.edge_gbps[cables.out_edge({t.leaves[0], 5 + i})]; }
+};
+
+}  // namespace
+
+TEST(Fluid, AdaptiveSplitsMoveLoadOffASlowUplinkToItsSiblings) {
+  SlowUplink s;
+  const double line = s.cables.edge(s.bad).capacity_gbps;
+  // Four flows at line rate want all four uplinks; the slow one carries its quarter, full.
+  const auto flows = s.flows_out_of_leaf0(4);
+  const FluidResult fixed = simulate_max_min(flows, s.router, s.capacity, Splits::Fixed);
+  const FluidResult adaptive = simulate_max_min(flows, s.router, s.capacity, Splits::Adaptive);
+  for (size_t f = 0; f < flows.size(); ++f) {
+    EXPECT_NEAR(fixed.flow_gbps[f], line / 4, 1e-6) << "an even split is held to 4 x the slow quarter";
+    EXPECT_NEAR(adaptive.flow_gbps[f], 3.25 * line / 4, 1e-6) << "the uplinks' whole capacity, shared";
+  }
+  EXPECT_NEAR(s.uplink(0, adaptive), line / 4, 1e-6);
+  for (int i = 1; i < 4; ++i) EXPECT_NEAR(s.uplink(i, adaptive), line, 1e-6);
+}
+
+TEST(Fluid, AdaptiveSplitsGiveFullRateWhenTheSiblingsHaveRoom) {
+  SlowUplink s;
+  const double line = s.cables.edge(s.bad).capacity_gbps;
+  const auto flows = s.flows_out_of_leaf0(2);
+  const FluidResult r = simulate_max_min(flows, s.router, s.capacity, Splits::Adaptive);
+  for (double g : r.flow_gbps) EXPECT_NEAR(g, line, 1e-6);
+  EXPECT_NEAR(s.uplink(0, r), line / 4, 1e-6);  // the slow port carries less ...
+  for (int i = 1; i < 4; ++i) EXPECT_NEAR(s.uplink(i, r), (2 - 0.25) * line / 3, 1e-6);  // ... its siblings more
+}
+
+TEST(Fluid, AdaptiveSplitsLeaveStaticRoutesAsTheyAre) {
+  auto t = fixture::make_fat_tree(4, 4, 2, 2);
+  CableIndex cables(t.fabric, 200);
+  LftRouter router(t.fabric, cables, t.lfts);
+  std::unordered_map<EdgeId, double> degrade;
+  const EdgeId bad = cables.out_edge({t.leaves[0], 5});
+  degrade[bad] = degrade[cables.reverse(bad)] = 0.25;
+  const auto capacity = degraded_capacities(cables, degrade);
+  std::vector<SplitFlow> flows;
+  const int n = static_cast<int>(t.hosts.size());
+  for (int i = 0; i < n; ++i) flows.push_back(split_flow(cables, router, {t.hosts[i], 1}, {t.hosts[(i + 5) % n], 1}));
+  const FluidResult a = simulate_max_min(flows, router, capacity, Splits::Fixed);
+  const FluidResult b = simulate_max_min(flows, router, capacity, Splits::Adaptive);
+  EXPECT_EQ(a.flow_gbps, b.flow_gbps);
+  EXPECT_EQ(a.edge_gbps, b.edge_gbps);
+  EXPECT_LT(*std::min_element(a.flow_gbps.begin(), a.flow_gbps.end()), 0.5 * cables.edge(bad).capacity_gbps);
+}
