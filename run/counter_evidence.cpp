@@ -84,7 +84,8 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
       const Counter c = counters::counter_at(i);
       if (!judged_under_load(c) || !d.delta.has(c) || d.delta.get(c) == 0) continue;
       rise[counters::counter_name(c)] = d.delta.get(c);
-      if (rules.counts.exceeded(c, d.delta.get(c))) rose.push_back(fmt::format("{} +{}", counters::counter_name(c), d.delta.get(c)));
+      if (rules.counts.exceeded(c, d.delta.get(c)))
+        rose.push_back(fmt::format("{} +{}", counters::counter_name(c), d.delta.get(c)));
     }
     if (rise.empty()) continue;
     // Words of 4 octets, as the data counters count.
@@ -96,8 +97,9 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
     if (symbols && rcv_bits > 0) ber = static_cast<double>(symbols) / rcv_bits;
     // Symbol errors with no data counted: the rate cannot clear them.
     const bool ber_high = symbols && (!ber || *ber > rules.max_symbol_ber);
-    if (ber_high) rose.push_back(ber ? fmt::format("SymbolErrorCounter +{} ({:.1e} per bit received)", symbols, *ber)
-                                     : fmt::format("SymbolErrorCounter +{} (no data counted)", symbols));
+    if (ber_high)
+      rose.push_back(ber ? fmt::format("SymbolErrorCounter +{} ({:.1e} per bit received)", symbols, *ber)
+                         : fmt::format("SymbolErrorCounter +{} (no data counted)", symbols));
     if (rose.empty()) continue;
     Finding f;
     f.kind = "errors_under_load";

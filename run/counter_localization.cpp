@@ -27,7 +27,8 @@ std::vector<plan::PortLoad> port_loads(const plan::RouteModel& m, const std::vec
     } else if (const counters::PortDelta* peer = delta_at(edge.to); peer && peer->delta.has(Counter::PortRcvData)) {
       out[e].data_octets = 4.0 * static_cast<double>(peer->delta.get(Counter::PortRcvData));
     }
-    if (d && d->delta.has(Counter::PortXmitWait)) out[e].wait = static_cast<double>(d->delta.get(Counter::PortXmitWait));
+    if (d && d->delta.has(Counter::PortXmitWait))
+      out[e].wait = static_cast<double>(d->delta.get(Counter::PortXmitWait));
   }
   return out;
 }
@@ -63,9 +64,9 @@ std::vector<Finding> CounterLocalization::findings() const {
         "the {} port(s) the routing treats as its equals ({:.3g} GB){} (port counters, confidence {:.0f}%)",
         model_.cables->describe(f, s.edge), f.port_name(edge.from), s.data_octets / 1e9, n.stage,
         100 * s.data_octets / s.group_data_octets, g.edges.size() - 1, s.group_data_octets / 1e9,
-        s.wait >= 0 && s.group_wait >= 0 ? fmt::format(" and waited {:.0f} ticks to send (equals: {:.0f})", s.wait,
-                                                      s.group_wait)
-                                         : std::string(),
+        s.wait >= 0 && s.group_wait >= 0
+            ? fmt::format(" and waited {:.0f} ticks to send (equals: {:.0f})", s.wait, s.group_wait)
+            : std::string(),
         100 * s.confidence);
     x.details = {{"source", "port counters"},
                  {"cable", model_.cables->describe(f, s.edge)},

@@ -16,7 +16,8 @@ std::vector<PortRise> modelled_rises(const plan::RouteModel& m, const std::vecto
     // Saturated: the direction carried its capacity (the fluid model's own tolerance).
     const bool saturated = edge_gbps[e] >= cap * (1 - 1e-6);
     const double idle_share = nominal > 0 ? std::max(0.0, 1 - cap / nominal) : 0;
-    const auto wait = saturated ? static_cast<uint64_t>(std::llround(idle_share * seconds * kModelWaitTicksPerSecond)) : 0;
+    const auto wait =
+        saturated ? static_cast<uint64_t>(std::llround(idle_share * seconds * kModelWaitTicksPerSecond)) : 0;
     out.push_back({edge.from, words, 0, wait});
     out.push_back({edge.to, 0, words, 0});
   }

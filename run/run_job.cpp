@@ -207,10 +207,11 @@ class Job : public burn::Explainer {
     // The first sweep is what hardware costs; the sim's waits for ibsim come on top. The
     // model's counters (a fabric from files) are not measurements: kept in memory only.
     if (sweeper_) {
-      steps_.push_back({fmt::format("sweep {}", result.index), first_sweep,
-                        fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(),
-                                    since(sweep_t0))});
-      write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::to_json(now).dump() + "\n");
+      steps_.push_back(
+          {fmt::format("sweep {}", result.index), first_sweep,
+           fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(), since(sweep_t0))});
+      write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index),
+                        counters::to_json(now).dump() + "\n");
     }
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
@@ -226,9 +227,10 @@ class Job : public burn::Explainer {
     by_counters_->add_stage(deltas, result.index);
     by_counters_->explain_shortfalls(coverage);
     if (!o_.burn.quiet)
-      std::cerr << fmt::format("run: stage {} counters: {} port(s) with errors under load, {} cable finding(s) from "
-                               "data counters ({:.1f} s)\n",
-                               result.index, errors.size(), coverage.size(), since(stage_t0_));
+      std::cerr << fmt::format(
+          "run: stage {} counters: {} port(s) with errors under load, {} cable finding(s) from "
+          "data counters ({:.1f} s)\n",
+          result.index, errors.size(), coverage.size(), since(stage_t0_));
     for (auto* v : {&errors, &coverage}) counter_findings_.insert(counter_findings_.end(), v->begin(), v->end());
     last_ = std::move(now);
     if (sweeper_) write_counters();
@@ -264,7 +266,10 @@ class Job : public burn::Explainer {
 
   // Steps 7-9 after the burn: history, the page, Prometheus, Slurm.
   int finish(int burn_code, Clock::time_point burn_t0) {
-    step("burn", burn_t0, burn_code == kExitOk ? "ok" : burn_code == kExitFindings ? "findings" : "exit " + std::to_string(burn_code));
+    step("burn", burn_t0,
+         burn_code == kExitOk         ? "ok"
+         : burn_code == kExitFindings ? "findings"
+                                      : "exit " + std::to_string(burn_code));
     const std::string summary_path = dir_ + "/summary.json";
     burn::BurnSummary doc = burn::load_summary(summary_path);
     if (!doc.job) doc.job.emplace();
@@ -291,7 +296,10 @@ class Job : public burn::Explainer {
     // As the page says it: a job that did not finish is no pass (report/run_verdict.h).
     const bool finished = burn::run_state(doc) == burn::RunState::Complete;
     std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
-                             !finished ? "INCOMPLETE" : doc.pass ? "PASS" : "FAIL", doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
+                             !finished  ? "INCOMPLETE"
+                             : doc.pass ? "PASS"
+                                        : "FAIL",
+                             doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
     if (burn_code != kExitOk && burn_code != kExitFindings) return burn_code;
     return doc.pass ? kExitOk : kExitFindings;
   }
@@ -300,8 +308,7 @@ class Job : public burn::Explainer {
   std::vector<uint64_t> port_guids() const {
     if (o_.routes.endpoints.empty() || !model_) return {};
     std::vector<uint64_t> out;
-    for (const auto& p :
-         plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric))
+    for (const auto& p : plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric))
       out.push_back(model_->fabric.port(p).guid);
     return out;
   }
@@ -320,7 +327,8 @@ class Job : public burn::Explainer {
   void corroborate(std::vector<Finding>& burn_findings) const {
     std::map<std::string, const Finding*> counted;
     for (const auto& f : counter_findings_)
-      if (f.kind == "errors_under_load" && f.ports.size() == 2) counted.emplace(report::cable_name(f.ports[0], f.ports[1]), &f);
+      if (f.kind == "errors_under_load" && f.ports.size() == 2)
+        counted.emplace(report::cable_name(f.ports[0], f.ports[1]), &f);
     for (auto& f : burn_findings) {
       if (f.kind != "suspect_cable" || f.ports.size() != 2) continue;
       std::vector<std::pair<PortRef, PortRef>> candidates{{f.ports[0], f.ports[1]}};
@@ -328,14 +336,16 @@ class Job : public burn::Explainer {
         const std::string text = t.get<std::string>();
         const auto arrow = text.find(" -> ");
         if (arrow != std::string::npos)
-          candidates.emplace_back(report::port_from_text(text.substr(0, arrow)), report::port_from_text(text.substr(arrow + 4)));
+          candidates.emplace_back(report::port_from_text(text.substr(0, arrow)),
+                                  report::port_from_text(text.substr(arrow + 4)));
       }
       for (const auto& [a, b] : candidates) {
         auto it = counted.find(report::cable_name(a, b));
         if (it == counted.end()) continue;
         f.severity = Severity::Error;
         f.ports = {a, b};
-        f.message += "; of these, " + report::cable_name(a, b) + " had its counters rise under load: " + it->second->message;
+        f.message +=
+            "; of these, " + report::cable_name(a, b) + " had its counters rise under load: " + it->second->message;
         f.details["errors_under_load"] = it->second->details;
         break;
       }
@@ -355,8 +365,7 @@ class Job : public burn::Explainer {
   // --max-drain nobody is drained and the guard's finding joins the findings (once).
   std::vector<DrainEntry> write_lists(burn::BurnSummary& doc) const {
     std::vector<Finding>& all = doc.findings ? *doc.findings : doc.findings.emplace();
-    auto drain =
-        guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
+    auto drain = guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     write_file_atomic(dir_ + "/cables.csv",
                       cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
@@ -413,8 +422,8 @@ class Job : public burn::Explainer {
     write_file_atomic(dir_ + "/results.jsonl", "");
     write_lists(doc);
     burn::write_summary(dir_ + "/summary.json", doc);
-    throw Error(kExitFindings, fmt::format("run: stopped before any traffic: {} (--burn-anyway burns regardless)",
-                                           cause.message));
+    throw Error(kExitFindings,
+                fmt::format("run: stopped before any traffic: {} (--burn-anyway burns regardless)", cause.message));
   }
 
   void print_changes(const burn::BurnSummary& doc) const {
@@ -438,10 +447,10 @@ class Job : public burn::Explainer {
   std::unique_ptr<SimDataCounters> sim_counters_;
   std::unique_ptr<TopologyWatch> topology_;
   std::unique_ptr<SmWatch> sm_;
-  std::unique_ptr<ModelledCounters> modelled_;          // a file fabric's counters, from the model
-  std::unique_ptr<CounterLocalization> by_counters_;    // cables named by their ports' counters
+  std::unique_ptr<ModelledCounters> modelled_;        // a file fabric's counters, from the model
+  std::unique_ptr<CounterLocalization> by_counters_;  // cables named by their ports' counters
   std::unique_ptr<plan::RouteExplainer> localizer_;
-  std::vector<uint64_t> given_guids_;                     // --endpoints: rank -> port GUID
+  std::vector<uint64_t> given_guids_;                        // --endpoints: rank -> port GUID
   std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives
   std::vector<double> expected_total_;
   std::vector<burn::JobStep> steps_;

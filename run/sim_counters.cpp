@@ -24,8 +24,9 @@ void SimDataCounters::start_from(const counters::Snapshot& s) {
   using counters::Counter;
   for (const auto& p : s.ports)
     if (p.reachable && p.counters.has(Counter::PortXmitData) && p.counters.has(Counter::PortRcvData))
-      words_[{p.node_guid, p.port}] = {p.counters.get(Counter::PortXmitData), p.counters.get(Counter::PortRcvData),
-                                       p.counters.has(Counter::PortXmitWait) ? p.counters.get(Counter::PortXmitWait) : 0};
+      words_[{p.node_guid, p.port}] = {
+          p.counters.get(Counter::PortXmitData), p.counters.get(Counter::PortRcvData),
+          p.counters.has(Counter::PortXmitWait) ? p.counters.get(Counter::PortXmitWait) : 0};
 }
 
 void SimDataCounters::add(const std::vector<double>& edge_gbps, double seconds) {
