@@ -113,7 +113,8 @@ TEST_F(TemperatureCapture, AHotRoomIsOneFindingNotOnePerSwitch) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].kind, "switches_hot");
   EXPECT_EQ(f[0].details["count"], 9);
-  EXPECT_EQ(f[0].message.substr(0, 22), "9 of 9 switches at 71-");
+  // The capture's switches read 46-62 C (TEMP_SENSING of its 9 NodeType 2 GUIDs).
+  EXPECT_EQ(f[0].message, "9 of 9 switches at 71-87 C: cooling (air recirculating between switches), not cables");
 }
 
 TEST_F(TemperatureCapture, OneHotModuleIsItsCablesFinding) {
