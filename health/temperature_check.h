@@ -14,8 +14,8 @@
 namespace ibburn::health {
 
 struct TemperatureLimits {
-  // Site default: above a healthy idle ASIC (the real capture's switches: 44-62 C), at the
-  // level that raised the field case's alerts. Warning.
+  // Site default: above a healthy idle ASIC (the real capture's switches: 46-62 C), at the
+  // level of issue #26's alerts (ports over 70 C before carrying data). Warning.
   double switch_hot_c = 70;
   // NVIDIA's documented ASIC warning threshold (Switch-IB / Switch-IB 2 product manuals;
   // Spectrum's is 105 C); the firmware shuts the ASIC down at 120 C. Error.

@@ -1,4 +1,4 @@
-// Temperatures: plain readings, then the real capture as it is (no finding: switches 44-62 C,
+// Temperatures: plain readings, then the real capture as it is (no finding: switches 46-62 C,
 // modules at most 69 C under their 80 C alarm) and variants made from it in memory: a hot room
 // (every switch raised), one hot module.
 #include "health/temperature_check.h"
