@@ -333,25 +333,26 @@ class Checker {
         {{"planned", cable_json(c)}});
   }
 
-  // Planned A-B and X-W, found A-X and B-W: the two cables match the plan once the plugs
-  // in B and X are exchanged. Reports that and returns the other cable, or -1.
+  // Planned pa-pb and px-pw, found pa-px and pb-pw: the two cables match the plan once the
+  // plugs in pb and px are exchanged. Reports that and returns the other cable, or -1.
   int swap_partner(size_t c, const Seen& a, const Seen& b) {
     WiringEnd x = plan_end(a.port->remote);
     int other = plan_.cable_at(x);
     if (other < 0 || static_cast<size_t>(other) == c || cable_ok_[other]) return -1;
     WiringEnd w = plan_.peer(x);
     if (plan_end(b.port->remote) != w) return -1;
-    PortRef A = ref(a.at), B = ref(b.at), X = ref(a.port->remote), W = ref(b.port->remote);
+    PortRef pa = ref(a.at), pb = ref(b.at), px = ref(a.port->remote), pw = ref(b.port->remote);
     // Name the pair of plugs on one node when there is one (two ports of one leaf).
-    bool at_a_side = A.node == W.node && B.node != X.node;
-    const PortRef& p1 = at_a_side ? A : B;
-    const PortRef& p2 = at_a_side ? W : X;
+    bool at_a_side = pa.node == pw.node && pb.node != px.node;
+    const PortRef& p1 = at_a_side ? pa : pb;
+    const PortRef& p2 = at_a_side ? pw : px;
     add("swapped", Severity::Error,
-        "planned " + text(A) + " - " + text(B) + " and " + text(X) + " - " + text(W) + ", found " + text(A) + " - " +
-            text(X) + " and " + text(B) + " - " + text(W) + ": exchange the plugs in " + text(p1) + " and " + text(p2),
-        {A, B, X, W},
-        {{"planned", {{to_json(A), to_json(B)}, {to_json(X), to_json(W)}}},
-         {"found", {{to_json(A), to_json(X)}, {to_json(B), to_json(W)}}},
+        "planned " + text(pa) + " - " + text(pb) + " and " + text(px) + " - " + text(pw) + ", found " + text(pa) +
+            " - " + text(px) + " and " + text(pb) + " - " + text(pw) + ": exchange the plugs in " + text(p1) + " and " +
+            text(p2),
+        {pa, pb, px, pw},
+        {{"planned", {{to_json(pa), to_json(pb)}, {to_json(px), to_json(pw)}}},
+         {"found", {{to_json(pa), to_json(px)}, {to_json(pb), to_json(pw)}}},
          {"exchange", {to_json(p1), to_json(p2)}}});
     return other;
   }
