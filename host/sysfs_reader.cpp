@@ -77,17 +77,17 @@ bool natural_less(const std::string& a, const std::string& b) {
 }
 
 struct Reader {
-  explicit Reader(const std::string& root) : root_(root) {
+  explicit Reader(const std::string& sysfs_root) : root(sysfs_root) {
     std::error_code ec;
-    devices_ = fs::canonical(root_ / "devices", ec);
+    devices = fs::canonical(root / "devices", ec);
   }
 
   // Adds the function and every bridge above it; returns false when its path is unknown.
   bool add_with_path(HostInventory& inv, const std::string& bdf) {
     std::error_code ec;
-    fs::path real = fs::canonical(root_ / "bus/pci/devices" / bdf, ec);
-    if (ec || devices_.empty()) return false;
-    fs::path rel = real.lexically_relative(devices_);
+    fs::path real = fs::canonical(root / "bus/pci/devices" / bdf, ec);
+    if (ec || devices.empty()) return false;
+    fs::path rel = real.lexically_relative(devices);
     std::string host_bridge;
     std::vector<std::string> chain;  // bridges, then the device itself
     for (const auto& part : rel) {
@@ -111,8 +111,8 @@ struct Reader {
     return true;
   }
 
-  fs::path root_;
-  fs::path devices_;
+  fs::path root;
+  fs::path devices;
 
   // levels_up: 0 for the device at `dir`, 1 for its parent bridge, ...
   static PciFunction read_function(fs::path dir, size_t levels_up) {
@@ -159,7 +159,7 @@ HostInventory read_inventory(const std::string& root) {
   Reader reader(root);
 
   std::vector<std::string> gpu_bdfs;
-  for (const auto& e : fs::directory_iterator(reader.root_ / "bus/pci/devices", ec)) {
+  for (const auto& e : fs::directory_iterator(reader.root / "bus/pci/devices", ec)) {
     std::string bdf = e.path().filename().string();
     if (read_hex(e.path() / "vendor") == kNvidia && (read_hex(e.path() / "class") >> 16) == 0x03)
       gpu_bdfs.push_back(bdf);
@@ -168,7 +168,7 @@ HostInventory read_inventory(const std::string& root) {
   for (const auto& bdf : gpu_bdfs)
     if (reader.add_with_path(inv, bdf)) inv.gpus.push_back({"GPU" + std::to_string(inv.gpus.size()), bdf});
 
-  for (const auto& e : fs::directory_iterator(reader.root_ / "class/infiniband", ec)) {
+  for (const auto& e : fs::directory_iterator(reader.root / "class/infiniband", ec)) {
     std::error_code ec2;
     fs::path pci = fs::canonical(e.path() / "device", ec2);
     std::string bdf = pci.filename().string();
@@ -184,7 +184,7 @@ HostInventory read_inventory(const std::string& root) {
   }
   std::sort(inv.hcas.begin(), inv.hcas.end(), [](const Hca& a, const Hca& b) { return natural_less(a.name, b.name); });
 
-  for (const auto& m : rdma::peer_memory_modules(reader.root_.string())) inv.peer_memory[m.name] = m.version;
+  for (const auto& m : rdma::peer_memory_modules(reader.root.string())) inv.peer_memory[m.name] = m.version;
   return inv;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """clang-tidy (.clang-tidy's checks) over every translation unit of the modules, tests/ and
-bench/ in BUILD/compile_commands.json, and over the project's headers they include. The
-folders come from CMakeLists.txt's module graph (scripts/module-graph). Prints each warning
+bench/ in BUILD/compile_commands.json (every unit of this repository's own sources), and over
+the project's headers they include. Prints each warning
 and exits 1 when there is any, so CI holds the code at zero.
 
 A unit that passed is remembered by the hash of its preprocessed text, the clang-tidy
@@ -30,12 +30,6 @@ def fail(message, code=2):
     sys.exit(code)
 
 
-def folders():
-    out = subprocess.run(["bash", os.path.join(ROOT, "scripts/module-graph"), ROOT, "--names"],
-                         check=True, capture_output=True, text=True).stdout.split()
-    return out + ["tests", "bench"]
-
-
 def preprocessed_hash(entry, salt):
     """The unit as the compiler sees it, with every header expanded (the build's own flags)."""
     args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
@@ -54,7 +48,9 @@ def preprocessed_hash(entry, salt):
         cmd.append(a)
     cmd += ["-E", "-P"]
     text = subprocess.run(cmd, cwd=entry["directory"], check=True, capture_output=True).stdout
-    return hashlib.sha256(salt + text).hexdigest()
+    # The checkout's own path (in __FILE__ and the tests' source-dir macros) is not the unit's
+    # content: without it, a clone elsewhere (CI's) reuses what this one checked.
+    return hashlib.sha256(salt + text.replace(ROOT.encode(), b"<root>")).hexdigest()
 
 
 def main():
@@ -65,7 +61,11 @@ def main():
     tidy = shutil.which("clang-tidy-14") or shutil.which("clang-tidy")
     if not tidy:
         fail("clang-tidy not found (Debian: apt-get install clang-tidy)")
-    names = "|".join(folders())
+    # The repository's own sources: the folders git tracks C++ in (no list to drift from the
+    # module graph), not what a build dir generates (the header checks' units, CMake's probes).
+    tracked = subprocess.run(["git", "-C", ROOT, "ls-files", "--", "*.h", "*.cpp", "*.cu"],
+                             check=True, capture_output=True, text=True).stdout.split()
+    names = "|".join(sorted({p.split("/")[0] for p in tracked if "/" in p}))
     unit_re = re.compile(rf"^{re.escape(ROOT)}/({names})/.*\.(cpp|cu)$")
     header_filter = rf"^{ROOT}/({names})/.*\.h$"
     with open(db_path) as f:
@@ -77,8 +77,12 @@ def main():
             if unit_re.match(path) and path.endswith(".cpp"):
                 entries.setdefault(path, e)
     version = subprocess.run([tidy, "--version"], capture_output=True, text=True).stdout
-    with open(os.path.join(ROOT, ".clang-tidy"), "rb") as f:
-        salt = (version + header_filter).encode() + f.read()
+    salt = (version + header_filter.replace(ROOT, "<root>")).encode()
+    configs = subprocess.run(["git", "-C", ROOT, "ls-files", "--", ".clang-tidy", "*/.clang-tidy"],
+                             check=True, capture_output=True, text=True).stdout.split()
+    for config in sorted(configs):  # the project's checks and the tests' one exception
+        with open(os.path.join(ROOT, config), "rb") as f:
+            salt += config.encode() + f.read()
     cache = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "ibburn-tidy")
     os.makedirs(cache, exist_ok=True)
 

@@ -137,42 +137,42 @@ std::string pod_label(const std::vector<std::string_view>& switch_names, int ind
 
 WiringLayout layout_plan(const WiringIndex& plan, const std::vector<int8_t>& hca_hint) {
   const size_t n = plan.size();
-  WiringLayout L;
-  L.is_hca.assign(n, false);
-  L.tier.assign(n, 0);
-  L.pod.assign(n, -1);
+  WiringLayout layout;
+  layout.is_hca.assign(n, false);
+  layout.tier.assign(n, 0);
+  layout.pod.assign(n, -1);
   for (WiringNode v = 0; v < n; ++v) {
     int8_t hint = v < hca_hint.size() ? hca_hint[v] : 0;
-    L.is_hca[v] = hint == 1 || (hint == 0 && plan.cables_of(v).size() <= 2 && plan.max_port(v) <= 2);
+    layout.is_hca[v] = hint == 1 || (hint == 0 && plan.cables_of(v).size() <= 2 && plan.max_port(v) <= 2);
   }
   // Tiers: distance from the nearest HCA, over planned cables.
   std::vector<int> dist(n, -1);
   std::deque<WiringNode> queue;
   for (WiringNode v = 0; v < n; ++v)
-    if (L.is_hca[v]) dist[v] = 0, queue.push_back(v);
+    if (layout.is_hca[v]) dist[v] = 0, queue.push_back(v);
   while (!queue.empty()) {
     WiringNode v = queue.front();
     queue.pop_front();
     for (int c : plan.cables_of(v)) {
       WiringNode w = plan.end_a(c).node == v ? plan.end_b(c).node : plan.end_a(c).node;
-      if (dist[w] < 0 && !L.is_hca[w]) dist[w] = dist[v] + 1, queue.push_back(w);
+      if (dist[w] < 0 && !layout.is_hca[w]) dist[w] = dist[v] + 1, queue.push_back(w);
     }
   }
   for (WiringNode v = 0; v < n; ++v) {
-    L.tier[v] = L.is_hca[v] ? 0 : std::max(dist[v], 1);
-    L.top_tier = std::max(L.top_tier, L.tier[v]);
+    layout.tier[v] = layout.is_hca[v] ? 0 : std::max(dist[v], 1);
+    layout.top_tier = std::max(layout.top_tier, layout.tier[v]);
   }
-  if (L.top_tier < 3) return L;
+  if (layout.top_tier < 3) return layout;
   // Pods: what stays connected once the top tier is taken away.
   UnionFind comp(n);
   for (size_t c = 0; c < plan.cable_count(); ++c) {
     WiringNode a = plan.end_a(c).node, b = plan.end_b(c).node;
-    if (L.tier[a] < L.top_tier && L.tier[b] < L.top_tier) comp.join(a, b);
+    if (layout.tier[a] < layout.top_tier && layout.tier[b] < layout.top_tier) comp.join(a, b);
   }
   // Number pods in the order of their first switch name, so labels are stable.
   std::map<uint32_t, std::vector<std::string_view>> members;  // root -> switch names
   for (WiringNode v = 0; v < n; ++v)
-    if (L.tier[v] < L.top_tier && !L.is_hca[v]) members[comp.find(v)].push_back(plan.name(v));
+    if (layout.tier[v] < layout.top_tier && !layout.is_hca[v]) members[comp.find(v)].push_back(plan.name(v));
   std::vector<std::pair<std::string_view, uint32_t>> order;
   for (auto& [root, names] : members) {
     std::sort(names.begin(), names.end());
@@ -182,14 +182,14 @@ WiringLayout layout_plan(const WiringIndex& plan, const std::vector<int8_t>& hca
   std::unordered_map<uint32_t, int> pod_of_root;
   for (size_t i = 0; i < order.size(); ++i) {
     pod_of_root[order[i].second] = static_cast<int>(i);
-    L.pod_label.push_back(pod_label(members[order[i].second], static_cast<int>(i)));
+    layout.pod_label.push_back(pod_label(members[order[i].second], static_cast<int>(i)));
   }
   for (WiringNode v = 0; v < n; ++v) {
-    if (L.tier[v] >= L.top_tier) continue;
+    if (layout.tier[v] >= layout.top_tier) continue;
     auto it = pod_of_root.find(comp.find(v));
-    if (it != pod_of_root.end()) L.pod[v] = it->second;
+    if (it != pod_of_root.end()) layout.pod[v] = it->second;
   }
-  return L;
+  return layout;
 }
 
 }  // namespace ibburn::wiring

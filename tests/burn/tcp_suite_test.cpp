@@ -10,14 +10,14 @@ class LoopbackTcpPair : public TransportPair {
  public:
   explicit LoopbackTcpPair(burn::TransportOptions o) {
     o.bind = "127.0.0.1";
-    ta = burn::make_tcp_transport(o);
-    tb = burn::make_tcp_transport(o);
+    ta_ = burn::make_tcp_transport(o);
+    tb_ = burn::make_tcp_transport(o);
   }
-  burn::Transport& a() override { return *ta; }
-  burn::Transport& b() override { return *tb; }
+  burn::Transport& a() override { return *ta_; }
+  burn::Transport& b() override { return *tb_; }
 
  private:
-  std::unique_ptr<burn::Transport> ta, tb;
+  std::unique_ptr<burn::Transport> ta_, tb_;
 };
 
 INSTANTIATE_TEST_SUITE_P(Tcp, TransportSuite,

@@ -22,18 +22,18 @@ class RunAdaptive : public ::testing::Test {
   static void SetUpTestSuite() {
     auto spec = *wiring::fat_tree_preset("field-notes");
     spec.rate = {topo::Width::X4, topo::Speed::HDR};
-    design_ = new wiring::FatTreeDesign(wiring::generate_fat_tree(spec));
+    design = new wiring::FatTreeDesign(wiring::generate_fat_tree(spec));
   }
-  static void TearDownTestSuite() { delete design_; }
-  static wiring::FatTreeDesign* design_;
+  static void TearDownTestSuite() { delete design; }
+  static wiring::FatTreeDesign* design;
 
   testing::TempDir tmp;
   std::string out = tmp.path() + "/run";
 
   int run(const std::string& degrade) {
     const std::string net = tmp.path() + "/design.net", csv = tmp.path() + "/design.csv";
-    write_file_atomic(net, wiring::to_ibsim_netfile(*design_));
-    write_file_atomic(csv, wiring::to_csv(design_->wiring));
+    write_file_atomic(net, wiring::to_ibsim_netfile(*design));
+    write_file_atomic(csv, wiring::to_csv(design->wiring));
     run::RunOptions o;
     o.burn.transport = "sim";
     o.burn.duration = std::chrono::milliseconds(1);
@@ -56,7 +56,7 @@ class RunAdaptive : public ::testing::Test {
     return rows;
   }
 };
-wiring::FatTreeDesign* RunAdaptive::design_ = nullptr;
+wiring::FatTreeDesign* RunAdaptive::design = nullptr;
 
 TEST_F(RunAdaptive, LeafUplinkAtAQuarterIsTheOneCableNamedAndNoHostIsDrained) {
   // pod1-leaf03's uplink 37 (uplinks are ports 33..64) to a spine of pod 1.

@@ -25,7 +25,7 @@ InputError error_of(const std::string& text) {
   return InputError("", -1, "");
 }
 
-const char* kHeader = "a_node,a_port,b_node,b_port,rate,cable\n";
+const char* const kHeader = "a_node,a_port,b_node,b_port,rate,cable\n";
 
 TEST(WiringCsv, ParsesAllColumns) {
   Wiring w = parse_wiring_csv(std::string("# site plan\n") + kHeader +
@@ -147,7 +147,7 @@ TEST_P(WiringCsvErrors, NameFileLineAndReason) {
   EXPECT_EQ(e.code(), kExitInput);
 }
 
-const std::string H = kHeader;
+const std::string kH = kHeader;
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, WiringCsvErrors,
@@ -166,29 +166,29 @@ INSTANTIATE_TEST_SUITE_P(
                 "column 'a_port' appears twice in the header"},
         BadCase{"header_lacks_column", "a_node,a_port,b_node,rate\n", 1,
                 "header lacks column 'b_port' (columns: a_node,a_port,b_node,b_port[,rate[,cable]])"},
-        BadCase{"too_few_fields", H + "a,1,b,2,4xNDR\n", 2, "expected 6 fields as in the header, found 5"},
-        BadCase{"too_many_fields", H + "a,1,b,2,4xNDR,l,extra\n", 2, "expected 6 fields as in the header, found 7"},
-        BadCase{"hash_cuts_row", H + "a,1,b#2,2,,\n", 2, "expected 6 fields as in the header, found 3"},
-        BadCase{"empty_a_node", H + "\n,1,b,2,,\n", 3, "empty a_node"},
-        BadCase{"empty_b_node", H + "a,1,\"\",2,,\n", 2, "empty b_node"},
-        BadCase{"port_not_number", H + "a,one,b,2,,\n", 2, "bad a_port 'one' (expected a port number 1..254)"},
-        BadCase{"port_zero", H + "a,1,b,0,,\n", 2, "bad b_port '0' (expected a port number 1..254)"},
-        BadCase{"port_too_big", H + "a,255,b,1,,\n", 2, "bad a_port '255' (expected a port number 1..254)"},
-        BadCase{"port_negative", H + "a,-1,b,1,,\n", 2, "bad a_port '-1' (expected a port number 1..254)"},
-        BadCase{"port_trailing", H + "a,1x,b,1,,\n", 2, "bad a_port '1x' (expected a port number 1..254)"},
-        BadCase{"port_empty", H + "a,,b,1,,\n", 2, "bad a_port '' (expected a port number 1..254)"},
-        BadCase{"unknown_rate", H + "a,1,b,1,400G,\n", 2,
+        BadCase{"too_few_fields", kH + "a,1,b,2,4xNDR\n", 2, "expected 6 fields as in the header, found 5"},
+        BadCase{"too_many_fields", kH + "a,1,b,2,4xNDR,l,extra\n", 2, "expected 6 fields as in the header, found 7"},
+        BadCase{"hash_cuts_row", kH + "a,1,b#2,2,,\n", 2, "expected 6 fields as in the header, found 3"},
+        BadCase{"empty_a_node", kH + "\n,1,b,2,,\n", 3, "empty a_node"},
+        BadCase{"empty_b_node", kH + "a,1,\"\",2,,\n", 2, "empty b_node"},
+        BadCase{"port_not_number", kH + "a,one,b,2,,\n", 2, "bad a_port 'one' (expected a port number 1..254)"},
+        BadCase{"port_zero", kH + "a,1,b,0,,\n", 2, "bad b_port '0' (expected a port number 1..254)"},
+        BadCase{"port_too_big", kH + "a,255,b,1,,\n", 2, "bad a_port '255' (expected a port number 1..254)"},
+        BadCase{"port_negative", kH + "a,-1,b,1,,\n", 2, "bad a_port '-1' (expected a port number 1..254)"},
+        BadCase{"port_trailing", kH + "a,1x,b,1,,\n", 2, "bad a_port '1x' (expected a port number 1..254)"},
+        BadCase{"port_empty", kH + "a,,b,1,,\n", 2, "bad a_port '' (expected a port number 1..254)"},
+        BadCase{"unknown_rate", kH + "a,1,b,1,400G,\n", 2,
                 "unknown rate '400G' (expected width x speed such as 4xNDR or 4xHDR; empty = any)"},
-        BadCase{"unknown_speed", H + "a,1,b,1,4xGDR,\n", 2,
+        BadCase{"unknown_speed", kH + "a,1,b,1,4xGDR,\n", 2,
                 "unknown rate '4xGDR' (expected width x speed such as 4xNDR or 4xHDR; empty = any)"},
-        BadCase{"cable_to_itself", H + "sw,3,sw,3,,\n", 2, "cable connects sw[3] to itself"},
-        BadCase{"port_used_twice", H + "a,1,sw,3,,\n# c\nb,1,sw,3,,\n", 4,
+        BadCase{"cable_to_itself", kH + "sw,3,sw,3,,\n", 2, "cable connects sw[3] to itself"},
+        BadCase{"port_used_twice", kH + "a,1,sw,3,,\n# c\nb,1,sw,3,,\n", 4,
                 "sw[3] is already used by the cable on line 2"},
-        BadCase{"same_cable_twice_reversed", H + "a,1,sw,3,,\nsw,3,a,1,,\n", 3,
+        BadCase{"same_cable_twice_reversed", kH + "a,1,sw,3,,\nsw,3,a,1,,\n", 3,
                 "sw[3] is already used by the cable on line 2"},
-        BadCase{"unterminated_quote", H + "\"a,1,b,1,,\n", 2, "unterminated quoted field"},
-        BadCase{"text_after_quote", H + "\"a\"x,1,b,1,,\n", 2, "unexpected text after a quoted field"},
-        BadCase{"stray_quote", H + "a\"b,1,c,1,,\n", 2, "a quote inside an unquoted field (quote the whole field)"}),
+        BadCase{"unterminated_quote", kH + "\"a,1,b,1,,\n", 2, "unterminated quoted field"},
+        BadCase{"text_after_quote", kH + "\"a\"x,1,b,1,,\n", 2, "unexpected text after a quoted field"},
+        BadCase{"stray_quote", kH + "a\"b,1,c,1,,\n", 2, "a quote inside an unquoted field (quote the whole field)"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
 
 }  // namespace
