@@ -109,7 +109,8 @@ TEST(ReportHtml, BurnSuspectsAndPreflightAreShown) {
   run.burn.emplace();
   run.burn->pass = false;
   run.burn->suspects = {{"leaf1[6] -> spine1[2]", "leaf1[6]", "spine1[2]", 1.0, 3, 0, {}}};
-  run.burn->host_checks = {{"gpu009", true, {false, {}, {{FindingKind::PcieDegraded, Severity::Error, "mlx5_3 at x8", {}, {}}}}}};
+  run.burn->host_checks = {
+      {"gpu009", true, {false, {}, {{FindingKind::PcieDegraded, Severity::Error, "mlx5_3 at x8", {}, {}}}}}};
   const std::string html = html_report(run, nullptr, "t");
   EXPECT_NE(html.find("Suspect cables (1)"), std::string::npos);
   EXPECT_NE(html.find("leaf1[6] -&gt; spine1[2]"), std::string::npos);

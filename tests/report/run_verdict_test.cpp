@@ -22,9 +22,9 @@ RunData job_run(bool complete, bool interrupted) {
   run.burn->job = burn::JobRecord{"running", {}, std::nullopt};
   // What the job's list already holds, in the files the report also reads.
   run.topo = std::vector<Finding>{};
-  run.counters =
-      nlohmann::json{{"ports", nlohmann::json::array()},
-                     {"findings", {to_json(Finding{FindingKind::ErrorsUnderLoad, Severity::Error, "leaf1[2]", {}, {}})}}};
+  run.counters = nlohmann::json{
+      {"ports", nlohmann::json::array()},
+      {"findings", {to_json(Finding{FindingKind::ErrorsUnderLoad, Severity::Error, "leaf1[2]", {}, {}})}}};
   return run;
 }
 }  // namespace

@@ -148,7 +148,11 @@ TEST_F(Coverage, SeenBytesComeFromTheSwitchSideOfEachCable) {
 
 TEST(ServiceActions, HostsAndCablesFromEveryKindOfEvidence) {
   std::vector<Finding> findings = {
-      {FindingKind::ErrorsUnderLoad, Severity::Error, "host002 cable errors", {{"host002 mlx5_0", 1}, {"leaf01", 2}}, {}},
+      {FindingKind::ErrorsUnderLoad,
+       Severity::Error,
+       "host002 cable errors",
+       {{"host002 mlx5_0", 1}, {"leaf01", 2}},
+       {}},
       {FindingKind::ErrorsUnderLoad,
        Severity::Error,
        "leaf01[5] link went down",
