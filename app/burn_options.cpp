@@ -14,7 +14,7 @@ std::shared_ptr<BurnCli> add_burn_options(CLI::App& cmd) {
       ->capture_default_str()
       ->excludes(plan);
   cmd.add_option("--duration", c->duration, "time per stage")->capture_default_str();
-  cmd.add_option("--transport", o->transport, "tcp, verbs, or sim (the fluid model over --fabric, no MPI)")
+  cmd.add_option("--transport", c->transport, "tcp, verbs, or sim (the fluid model over --fabric, no MPI)")
       ->capture_default_str();
   cmd.add_option("--out", o->out_dir, "results directory (results.jsonl, summary.json)")->capture_default_str();
   cmd.add_option("--expect-gbps", o->expect_gbps, "expected Gb/s per endpoint (default: each port's rate)");
@@ -64,6 +64,7 @@ void BurnCli::finish(const CLI::App& cmd) {
   burn.stall_timeout = duration_option(stall, "--stall-timeout");
   if (burn.duration.count() <= 0) throw Error(kExitInput, "--duration must be positive");
   if (!msg.empty()) burn.message_size = size_option(msg, "--msg-size");
+  burn.transport = burn::transport_from_string(transport);
   burn.extra = burn::parse_transport_opts(opts);
   burn.host_check = !no_host_check;
   burn.control_relay = !no_relay;

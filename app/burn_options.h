@@ -16,7 +16,7 @@ namespace ibburn::app {
 struct BurnCli {
   burn::BurnOptions burn;
   plan::BurnRouteOptions routes;
-  std::string duration = "60s", timeout = "30s", stall = "10s", msg;
+  std::string duration = "60s", timeout = "30s", stall = "10s", msg, transport = "tcp";
   std::vector<std::string> opts;
   bool no_host_check = false;
   bool no_relay = false;

@@ -97,7 +97,8 @@ int bench_split(double target_ms) {
   wiring::node_name_map(design).apply(fabric);
   std::vector<Finding> findings;
   Times check = median_ms(5, [&] { findings = check::check_wiring(fabric, design.wiring); });
-  size_t splits = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.kind == "split"; });
+  size_t splits =
+      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.kind == FindingKind::Split; });
   std::printf(
       "field-notes split into 8 networks: check %.1f ms wall %.1f ms CPU (target %.0f ms), %zu findings, "
       "%zu split; peak RSS %ld MiB\n",

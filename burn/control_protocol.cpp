@@ -45,25 +45,6 @@ json texts_json(const FlowTexts& t) {
   return j;
 }
 
-EndpointInfo read_endpoint(const Fields& f) {
-  EndpointInfo e;
-  e.host = f.get<std::string>("host");
-  e.endpoint = f.get<std::string>("endpoint");
-  e.address = f.get<std::string>("address");
-  e.link_layer = f.get<std::string>("link_layer");
-  e.rate_gbps = f.get<double>("rate_gbps");
-  e.gpu = f.get<int>("gpu");
-  if (auto guid = f.optional<std::string>("port_guid")) {
-    try {
-      e.port_guid = std::stoull(*guid, nullptr, 16);
-    } catch (const std::exception&) {
-      f.fail("port_guid", "not a hex GUID: " + *guid);
-    }
-  }
-  e.lid = f.optional<std::uint16_t>("lid").value_or(0);
-  return e;
-}
-
 SideReport read_side_report(const Fields& f) {
   SideReport s;
   s.flow = f.get<std::uint32_t>("flow");
@@ -169,7 +150,7 @@ void from_json(const json& j, Hello& m) {
   Fields f = fields_of<Hello>(j);
   m.rank = f.get<int>("rank");
   m.token = f.get<std::string>("token");
-  m.endpoint = read_endpoint(f.object("endpoint"));
+  m.endpoint = endpoint_from_json(f.object("endpoint"));
   m.host_check.reset();
   if (j.contains("host_check")) m.host_check = read_host_check(f.object("host_check"));
   m.error = f.optional<std::string>("error");

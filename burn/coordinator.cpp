@@ -208,13 +208,13 @@ class Coordinator {
       if (ok) continue;
       for (Finding f : report.findings) {
         if (f.severity < Severity::Error) continue;
-        f.kind = "host_" + f.kind;
+        f.kind = preflight_kind(f.kind);
         f.message = host + ": " + f.message;
         if (o_.force) f.severity = Severity::Warning;
         s.findings.push_back(std::move(f));
       }
       if (report.error)
-        s.findings.push_back({"host_check_failed",
+        s.findings.push_back({FindingKind::HostCheckFailed,
                               o_.force ? Severity::Warning : Severity::Error,
                               host + ": " + *report.error,
                               {{host, 0}},
@@ -286,7 +286,7 @@ class Coordinator {
 
   Summary write_summary(bool complete) {
     SummaryInput in;
-    in.transport = o_.transport;
+    in.transport = to_string(o_.transport);
     in.stages_planned = static_cast<int>(plan_.stages.size());
     in.complete = complete;
     in.interrupted = interrupted();

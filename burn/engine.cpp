@@ -88,7 +88,8 @@ HostCheckAnswer check_this_host(const BurnOptions& o) {
     if (auto at = co.sysfs_root.find("{host}"); at != std::string::npos) co.sysfs_root.replace(at, 6, hostname());
     if (!o.host_expect.empty()) co.expect_file = o.host_expect;
     // Each verbs flow end registers streams x message size per direction: the least a rank pins.
-    if (o.transport == "verbs" && o.message_size != 0) co.pinned_bytes = 2 * uint64_t(o.streams) * o.message_size;
+    if (o.transport == TransportKind::Verbs && o.message_size != 0)
+      co.pinned_bytes = 2 * uint64_t(o.streams) * o.message_size;
     host::HostReport r = host::check_host(co);
     a.ok = std::none_of(r.findings.begin(), r.findings.end(),
                         [](const Finding& f) { return f.severity >= Severity::Error; });

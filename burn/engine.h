@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "burn/explainer.h"
+#include "burn/transport_kind.h"
 
 namespace ibburn::burn {
 
@@ -17,7 +18,7 @@ struct BurnOptions {
   std::string plan_file;  // empty = pattern
   std::string pattern = "pairs";
   std::chrono::milliseconds duration{60'000};
-  std::string transport = "tcp";
+  TransportKind transport = TransportKind::Tcp;
   std::string out_dir = "burn-results";
   double expect_gbps = 0;
   double threshold = 0.9;

@@ -2,6 +2,8 @@
 
 #include "burn/engine.h"
 #include "burn/verbs/verbs_settings.h"
+#include "common/error.h"
+#include "common/guid.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -145,58 +147,29 @@ nlohmann::json to_json(const StageResult& s) {
   return {{"type", "stage"}, {"index", s.index}, {"name", s.name}, {"partial", s.partial}, {"flows", flows}};
 }
 
-StageResult stage_result_from_json(const nlohmann::json& j) {
-  StageResult s;
-  s.index = j.at("index").get<int>();
-  s.name = j.value("name", "");
-  s.partial = j.value("partial", false);
-  for (const auto& jf : j.at("flows")) {
-    FlowResult f;
-    f.id = jf.at("id").get<std::uint32_t>();
-    f.flow = {jf.at("src").get<int>(), jf.at("dst").get<int>(), jf.value("bidirectional", true),
-              jf.value("streams", 0)};
-    for (const auto& jd : jf.at("directions")) {
-      DirectionResult d;
-      d.from = jd.at("from").get<int>();
-      d.to = jd.at("to").get<int>();
-      d.bytes = jd.value("bytes", std::uint64_t{0});
-      d.seconds = jd.value("seconds", 0.0);
-      d.gbps = jd.value("gbps", 0.0);
-      d.samples_gbps = jd.value("samples_gbps", std::vector<double>{});
-      d.errors = jd.value("errors", std::uint64_t{0});
-      d.mismatches = jd.value("mismatches", std::uint64_t{0});
-      std::string st = jd.value("status", "ok");
-      d.status = st == "failed"        ? DirectionStatus::Failed
-                 : st == "interrupted" ? DirectionStatus::Interrupted
-                 : st == "skipped"     ? DirectionStatus::Skipped
-                                       : DirectionStatus::Ok;
-      d.reason = jd.value("reason", "");
-      f.directions.push_back(std::move(d));
-    }
-    s.flows.push_back(std::move(f));
-  }
-  return s;
-}
-
 nlohmann::json to_json(const EndpointInfo& e) {
   nlohmann::json j{{"host", e.host},           {"endpoint", e.endpoint},
                    {"address", e.address},     {"link_layer", e.link_layer},
                    {"rate_gbps", e.rate_gbps}, {"gpu", e.gpu}};
-  if (e.port_guid) j["port_guid"] = fmt::format("0x{:016x}", e.port_guid);
+  if (e.port_guid) j["port_guid"] = Guid{e.port_guid}.text();
   if (e.lid) j["lid"] = e.lid;
   return j;
 }
 
-EndpointInfo endpoint_from_json(const nlohmann::json& j) {
+EndpointInfo endpoint_from_json(const JsonFields& f) {
   EndpointInfo e;
-  e.host = j.value("host", "");
-  e.endpoint = j.value("endpoint", "");
-  e.address = j.value("address", "");
-  e.link_layer = j.value("link_layer", "");
-  e.rate_gbps = j.value("rate_gbps", 0.0);
-  e.gpu = j.value("gpu", -1);
-  if (j.contains("port_guid")) e.port_guid = std::stoull(j.at("port_guid").get<std::string>(), nullptr, 16);
-  e.lid = j.value("lid", std::uint16_t{0});
+  e.host = f.get<std::string>("host");
+  e.endpoint = f.get<std::string>("endpoint");
+  e.address = f.get<std::string>("address");
+  e.link_layer = f.get<std::string>("link_layer");
+  e.rate_gbps = f.get<double>("rate_gbps");
+  e.gpu = f.get<int>("gpu");
+  if (auto guid = f.optional<std::string>("port_guid")) {
+    auto g = Guid::parse(*guid);
+    if (!g) f.fail("port_guid", "not a hex GUID: " + *guid);
+    e.port_guid = g->value;
+  }
+  e.lid = f.optional<std::uint16_t>("lid").value_or(0);
   return e;
 }
 
@@ -216,7 +189,8 @@ nlohmann::json to_json(const SideReport& s) {
 
 nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {
   nlohmann::json h{{"type", "run"},
-                   {"transport", o.transport},
+                   {"schema_version", kResultsSchemaVersion},
+                   {"transport", to_string(o.transport)},
                    {"ranks", endpoints.size()},
                    {"duration_s", std::chrono::duration<double>(o.duration).count()},
                    {"threshold", o.threshold},
@@ -226,8 +200,31 @@ nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vec
                    {"endpoints", nlohmann::json::array()}};
   for (const auto& e : endpoints) h["endpoints"].push_back(to_json(e));
   // The QoS class, partition and ACK timeout the run's QPs used.
-  if (o.transport == "verbs") h["verbs_path"] = verbs::path_settings_json(o.extra);
+  if (o.transport == TransportKind::Verbs) h["verbs_path"] = verbs::path_settings_json(o.extra);
   return h;
+}
+
+std::vector<EndpointInfo> read_run_endpoints(const std::string& text, const std::string& origin) {
+  const auto fail = [&](const std::string& field, const std::string& what) {
+    throw InputError(origin, 1, (field.empty() ? "" : field + ": ") + what);
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.substr(0, text.find('\n')));
+  } catch (const nlohmann::json::exception& e) {
+    fail("", std::string("not a burn's results.jsonl: ") + e.what());
+  }
+  if (!j.is_object() || j.value("type", "") != "run")
+    fail("", "not a burn's results.jsonl (its first line is the run header)");
+  const JsonFields header(j, fail);
+  // Files from before the version was written hold the same header: read as version 1.
+  const int version = header.optional<int>("schema_version").value_or(1);
+  if (version != kResultsSchemaVersion)
+    fail("schema_version",
+         fmt::format("results.jsonl schema version {}, this ibburn reads version {}", version, kResultsSchemaVersion));
+  std::vector<EndpointInfo> out;
+  for (const auto& e : header.objects("endpoints")) out.push_back(endpoint_from_json(e));
+  return out;
 }
 
 }  // namespace ibburn::burn

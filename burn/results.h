@@ -13,6 +13,7 @@
 
 #include "burn/plan.h"
 #include "burn/transport.h"
+#include "common/json_fields.h"
 
 namespace ibburn::burn {
 
@@ -78,10 +79,11 @@ StageResult merge_stage(int index, const Stage& stage, const std::vector<RankRep
 
 nlohmann::json to_json(const DirectionResult& d);
 nlohmann::json to_json(const StageResult& s);
-nlohmann::json to_json(const EndpointInfo& e);
 nlohmann::json to_json(const SideReport& s);
-EndpointInfo endpoint_from_json(const nlohmann::json& j);
-StageResult stage_result_from_json(const nlohmann::json& j);
+// The one codec of an endpoint, in the control protocol's Hello and results.jsonl's run header:
+// every field but port_guid and lid (left out when 0) is required.
+nlohmann::json to_json(const EndpointInfo& e);
+EndpointInfo endpoint_from_json(const JsonFields& f);
 
 double gbps(std::uint64_t bytes, double seconds);
 
@@ -90,7 +92,14 @@ double gbps(std::uint64_t bytes, double seconds);
 std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from, int to);
 
 struct BurnOptions;  // burn/engine.h
-// results.jsonl's first line: the run's settings, plan and endpoints (index = rank).
+// results.jsonl's first line: the run's settings, plan and endpoints (index = rank), and the
+// file's schema_version (docs/burn.md, "results.jsonl").
+constexpr int kResultsSchemaVersion = 1;
 nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints);
+// The endpoints of a results.jsonl's run header (`text`: the file or its first line), read
+// strictly: InputError naming `origin`, line 1 and the field for a missing or mistyped field,
+// and for a schema_version this ibburn does not read. A header without one predates it and is
+// read as version 1 (the same fields).
+std::vector<EndpointInfo> read_run_endpoints(const std::string& text, const std::string& origin);
 
 }  // namespace ibburn::burn

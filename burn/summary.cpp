@@ -118,7 +118,8 @@ json to_json(const BurnSummary& s) {
     j["refused"] = h.refused;
     hosts.push_back(std::move(j));
   }
-  json j{{"transport", s.transport},
+  json j{{"schema_version", kSummarySchemaVersion},
+         {"transport", s.transport},
          {"state", to_string(run_state(s))},
          {"complete", s.complete},
          {"interrupted", s.interrupted},
@@ -154,6 +155,9 @@ json to_json(const BurnSummary& s) {
 
 BurnSummary summary_from_json(const json& j, const std::string& source) {
   const JsonFields top = document(j, source);
+  if (const int version = top.optional<int>("schema_version").value_or(1); version != kSummarySchemaVersion)
+    top.fail("schema_version",
+             fmt::format("summary schema version {}, this ibburn reads version {}", version, kSummarySchemaVersion));
   BurnSummary s;
   s.transport = top.get<std::string>("transport");
   s.complete = top.get<bool>("complete");

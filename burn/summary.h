@@ -127,6 +127,9 @@ nlohmann::json to_json(const EndpointRecord& r);
 nlohmann::json to_json(const SuspectRecord& r);
 nlohmann::json to_json(const BurnSummary& s);
 
+// The document's schema_version (docs/burn.md, "summary.json"). A summary without one predates
+// it and holds the same fields: it is read as version 1. Any other version is refused (exit 2).
+constexpr int kSummarySchemaVersion = 1;
 // `source` names the document in errors ("out/summary.json").
 BurnSummary summary_from_json(const nlohmann::json& j, const std::string& source);
 BurnSummary load_summary(const std::string& path);

@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "burn/transport_kind.h"
+
 namespace ibburn::burn {
 
 using Clock = std::chrono::steady_clock;
@@ -124,8 +126,8 @@ class Transport {
   virtual std::unique_ptr<Connection> create(const ConnectionSpec& spec) = 0;
 };
 
-// "tcp" or "verbs" (burn/verbs/, libibverbs loaded through rdma::VerbsApi).
-// Throws Error(kExitInput) for an unknown name, EnvironmentError when it cannot be used.
-std::unique_ptr<Transport> make_transport(const std::string& name, const TransportOptions& o);
+// Tcp or Verbs (burn/verbs/, libibverbs loaded through rdma::VerbsApi). Throws Error(kExitInput)
+// for Sim (no transport: the fluid model), EnvironmentError when it cannot be used.
+std::unique_ptr<Transport> make_transport(TransportKind kind, const TransportOptions& o);
 
 }  // namespace ibburn::burn

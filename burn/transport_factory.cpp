@@ -5,10 +5,13 @@
 
 namespace ibburn::burn {
 
-std::unique_ptr<Transport> make_transport(const std::string& name, const TransportOptions& o) {
-  if (name == "tcp") return make_tcp_transport(o);
-  if (name == "verbs") return verbs::make_verbs_transport(o);
-  throw Error(kExitInput, "unknown transport \"" + name + "\" (tcp, verbs)");
+std::unique_ptr<Transport> make_transport(TransportKind kind, const TransportOptions& o) {
+  switch (kind) {
+    case TransportKind::Tcp: return make_tcp_transport(o);
+    case TransportKind::Verbs: return verbs::make_verbs_transport(o);
+    case TransportKind::Sim: break;
+  }
+  throw Error(kExitInput, "transport \"sim\" is the fluid model on one process: give --fabric, without mpirun");
 }
 
 }  // namespace ibburn::burn

@@ -130,6 +130,13 @@ PortRef endpoint_ref(const std::vector<EndpointInfo>& eps, int rank) {
   return {fmt::format("rank {} {}:{}", rank, e.host, e.endpoint), 0};
 }
 
+// The finding of an endpoint judged on its own (make_summary reports only these verdicts).
+FindingKind endpoint_kind(Verdict v) {
+  if (v == Verdict::Slow) return FindingKind::SlowEndpoint;
+  if (v == Verdict::Failed) return FindingKind::FailedEndpoint;
+  return FindingKind::SuspectEndpoint;
+}
+
 }  // namespace
 
 Summary make_summary(const SummaryInput& in) {
@@ -154,7 +161,7 @@ Summary make_summary(const SummaryInput& in) {
     doc.flows.push_back(d);
     if (bad(d.verdict)) {
       Finding f;
-      f.kind = d.verdict == Verdict::Slow ? "slow_flow" : "failed_flow";
+      f.kind = d.verdict == Verdict::Slow ? FindingKind::SlowFlow : FindingKind::FailedFlow;
       f.severity = Severity::Error;
       f.message = fmt::format("stage {} flow {}: {}: {}", d.stage, d.flow, direction_name(in.endpoints, d.from, d.to),
                               d.reason);
@@ -176,7 +183,7 @@ Summary make_summary(const SummaryInput& in) {
     doc.endpoints.push_back(r);
     if (e.verdict == Verdict::Slow || e.verdict == Verdict::Failed || e.verdict == Verdict::Suspect) {
       Finding f;
-      f.kind = in.lost.count(e.rank) ? "lost_rank" : std::string(to_string(e.verdict)) + "_endpoint";
+      f.kind = in.lost.count(e.rank) ? FindingKind::LostRank : endpoint_kind(e.verdict);
       f.severity = e.verdict == Verdict::Suspect ? Severity::Warning : Severity::Error;
       f.message = fmt::format("rank {}: {}", e.rank, e.reason);
       f.ports = {endpoint_ref(in.endpoints, e.rank)};

@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "common/guid.h"
 #include "common/union_find.h"
 #include "topo/fabric_summary.h"
 #include "wiring/cable_scopes.h"
@@ -32,11 +33,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string hex_guid(uint64_t g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
+std::string hex_guid(uint64_t g) { return Guid{g}.text(); }
 
 std::string text(const PortRef& r) { return r.node + "[" + std::to_string(r.port) + "]"; }
 json to_json(const PortRef& r) { return {{"node", r.node}, {"port", r.port}}; }
@@ -166,7 +163,7 @@ class Checker {
         ports.push_back({display_[o], 0});
         list += ", " + display_[o];
       }
-      add("duplicate_name", Severity::Error,
+      add(FindingKind::DuplicateName, Severity::Error,
           std::to_string(others.size() + 1) + " nodes carry the planned name '" + plan_.name(p) + "': " + list +
               " (only the first is checked against the plan)",
           std::move(ports), {{"name", plan_.name(p)}});
@@ -188,7 +185,7 @@ class Checker {
           ports.push_back({display_[by_guid[k].second], 0});
           list += (k > i ? ", " : "") + display_[by_guid[k].second];
         }
-        add("duplicate_guid", Severity::Critical,
+        add(FindingKind::DuplicateGuid, Severity::Critical,
             "GUID " + hex_guid(by_guid[i].first) + " is used by " + std::to_string(j - i) + " nodes: " + list,
             std::move(ports), {{"guid", hex_guid(by_guid[i].first)}});
       }
@@ -248,14 +245,14 @@ class Checker {
     const Port& pb = *b.port;
     const std::string states = text(ref(a.at)) + " " + state_text(pa) + ", " + text(ref(b.at)) + " " + state_text(pb);
     if (physically_down(pa) || physically_down(pb)) {
-      add("port_down", Severity::Error, cable_text(c) + " is cabled as planned but not up: " + states,
+      add(FindingKind::PortDown, Severity::Error, cable_text(c) + " is cabled as planned but not up: " + states,
           {ref(a.at), ref(b.at)}, {{"states", {state_text(pa), state_text(pb)}}});
       return;
     }
     // Its island's no_sm finding already tells about this cable. The link trained, so its
     // rate is still checked.
     if ((topo::up_not_active(pa) || topo::up_not_active(pb)) && !without_sm_[a.at.node])
-      add("port_not_active", Severity::Warning,
+      add(FindingKind::PortNotActive, Severity::Warning,
           cable_text(c) + " is up but the subnet manager has not activated it: " + states, {ref(a.at), ref(b.at)},
           {{"states", {state_text(pa), state_text(pb)}}});
     LinkRate act = pa.active;
@@ -264,7 +261,7 @@ class Checker {
     const auto& planned = plan_.cable(c).rate;
     if (planned && planned->known()) {
       if (below(act, *planned))
-        add("degraded", Severity::Error,
+        add(FindingKind::Degraded, Severity::Error,
             cable_text(c) + " runs at " + to_string(act) + ", planned " + to_string(*planned), {ref(a.at), ref(b.at)},
             {{"active", to_string(act)}, {"planned", to_string(*planned)}});
       return;
@@ -272,7 +269,7 @@ class Checker {
     if (!opt_.below_supported) return;
     LinkRate cap = common_capability(pa, pb);
     if (cap.known() && below(act, cap))
-      add("degraded", Severity::Warning,
+      add(FindingKind::Degraded, Severity::Warning,
           cable_text(c) + " runs at " + to_string(act) + ", both ends support " + to_string(cap),
           {ref(a.at), ref(b.at)}, {{"active", to_string(act)}, {"supported", to_string(cap)}});
   }
@@ -302,7 +299,7 @@ class Checker {
         details["summary"] = layout().summarize(planned, island.nodes.size() - planned.size());
         holds += ": " + details["summary"].get<std::string>();
       }
-      add("no_sm", Severity::Error,
+      add(FindingKind::NoSm, Severity::Error,
           std::string("no active subnet manager in ") + (whole ? "the fabric" : "an island of the fabric") + " (" +
               holds + "): " + std::to_string(island.not_active.size()) + " of " + std::to_string(island.links) +
               " cables are up but not activated; start a subnet manager that reaches " + (whole ? "it" : "this island"),
@@ -314,7 +311,7 @@ class Checker {
   void empty_cable(size_t c, const Seen& a, const Seen& b) {
     const Port* down = a.port && held_down(*a.port) ? a.port : b.port && held_down(*b.port) ? b.port : nullptr;
     if (down) {
-      add("port_down", Severity::Error,
+      add(FindingKind::PortDown, Severity::Error,
           cable_text(c) + " is not up: " + text(ref(a.at)) + " " + (a.port ? state_text(*a.port) : "no such port") +
               ", " + text(ref(b.at)) + " " + (b.port ? state_text(*b.port) : "no such port"),
           {ref(a.at), ref(b.at)});
@@ -322,15 +319,15 @@ class Checker {
     }
     bool unreached = (a.port && a.port->peer_unreached) || (b.port && b.port->peer_unreached);
     if (unreached) {
-      add("unreached", Severity::Error,
+      add(FindingKind::Unreached, Severity::Error,
           cable_text(c) + ": a link is reported but discovery did not reach its other end", {ref(a.at), ref(b.at)});
       return;
     }
     std::string why;
     for (const Seen* s : {&a, &b})
       if (!s->port) why += "; " + display_[s->at.node] + " has no port " + std::to_string(s->at.port);
-    add("missing", Severity::Error, cable_text(c) + " is planned but not connected" + why, {ref(a.at), ref(b.at)},
-        {{"planned", cable_json(c)}});
+    add(FindingKind::Missing, Severity::Error, cable_text(c) + " is planned but not connected" + why,
+        {ref(a.at), ref(b.at)}, {{"planned", cable_json(c)}});
   }
 
   // Planned pa-pb and px-pw, found pa-px and pb-pw: the two cables match the plan once the
@@ -346,7 +343,7 @@ class Checker {
     bool at_a_side = pa.node == pw.node && pb.node != px.node;
     const PortRef& p1 = at_a_side ? pa : pb;
     const PortRef& p2 = at_a_side ? pw : px;
-    add("swapped", Severity::Error,
+    add(FindingKind::Swapped, Severity::Error,
         "planned " + text(pa) + " - " + text(pb) + " and " + text(px) + " - " + text(pw) + ", found " + text(pa) +
             " - " + text(px) + " and " + text(pb) + " - " + text(pw) + ": exchange the plugs in " + text(p1) + " and " +
             text(p2),
@@ -376,7 +373,7 @@ class Checker {
         found.push_back({to_json(ref(s->at)), to_json(r)});
       }
     }
-    add("miswired", Severity::Error, "planned " + cable_text(c) + ", found " + what, std::move(ports),
+    add(FindingKind::Miswired, Severity::Error, "planned " + cable_text(c) + ", found " + what, std::move(ports),
         {{"planned", cable_json(c)}, {"found", found}});
   }
 
@@ -389,8 +386,8 @@ class Checker {
         if (plan_.cable_at(plan_end(self)) >= 0 || plan_.cable_at(plan_end(peer)) >= 0) continue;
         // Links of unplanned or ambiguous nodes are told in their own findings.
         if (plan_of_[i] == kNoWiringNode || plan_of_[peer.node] == kNoWiringNode) continue;
-        add("extra", Severity::Warning, text(ref(self)) + " - " + text(ref(peer)) + " is connected but not planned",
-            {ref(self), ref(peer)});
+        add(FindingKind::Extra, Severity::Warning,
+            text(ref(self)) + " - " + text(ref(peer)) + " is connected but not planned", {ref(self), ref(peer)});
       }
     }
   }
@@ -434,7 +431,7 @@ class Checker {
         ports.push_back({plan_.name(p), 0});
         names.push_back(plan_.name(p));
       }
-      add("unreached", Severity::Error,
+      add(FindingKind::Unreached, Severity::Error,
           std::to_string(nodes.size()) + " planned node" + (nodes.size() == 1 ? "" : "s") + " not reached " + from +
               " (" + layout().summarize(nodes) + ", e.g. " + plan_.name(nodes.front()) +
               "): the fabric may be split; discover from inside that part too and pass each "
@@ -458,7 +455,7 @@ class Checker {
                (s.linked() ? " leads to " + text(ref(s.port->remote)) : " is unconnected");
     }
     bool is_switch = plan_.cables_of(p).size() > 2;
-    add("missing_node", is_switch ? Severity::Critical : Severity::Error,
+    add(FindingKind::MissingNode, is_switch ? Severity::Critical : Severity::Error,
         plan_.name(p) + " is planned (" + std::to_string(plan_.cables_of(p).size()) +
             (plan_.cables_of(p).size() == 1 ? " cable" : " cables") + ") but not found" + where,
         std::move(ports), {{"cables", cables}});
@@ -479,7 +476,7 @@ class Checker {
         }
       }
       if (links > 4) where += " and " + std::to_string(links - 4) + " more";
-      add("unknown_node", node.is_ca() ? Severity::Warning : Severity::Error,
+      add(FindingKind::UnknownNode, node.is_ca() ? Severity::Warning : Severity::Error,
           display_[i] + " (" + to_string(node.type) + ", GUID " + hex_guid(node.guid) + ") is not in the plan" + where,
           std::move(ports), {{"guid", hex_guid(node.guid)}, {"type", to_string(node.type)}});
     }
@@ -550,7 +547,7 @@ class Checker {
         msg += std::to_string(crossing) + " planned cables run between them; cabling these " +
                std::to_string(joining.size()) + " as planned would join them: " + cables;
       }
-      add("split", Severity::Critical, std::move(msg), std::move(ports),
+      add(FindingKind::Split, Severity::Critical, std::move(msg), std::move(ports),
           {{"islands", islands_json}, {"joining_cables", joining}, {"crossing_cables", crossing}});
     }
   }

@@ -37,13 +37,4 @@ std::chrono::milliseconds parse_duration(const std::string& text) {
   return std::chrono::milliseconds(static_cast<long long>(total_ms + 0.5));
 }
 
-std::string format_duration(std::chrono::milliseconds d) {
-  long long ms = d.count();
-  if (ms % 1000) return std::to_string(ms) + "ms";
-  long long s = ms / 1000;
-  if (s % 3600 == 0 && s) return std::to_string(s / 3600) + "h";
-  if (s % 60 == 0 && s) return std::to_string(s / 60) + "m";
-  return std::to_string(s) + "s";
-}
-
 }  // namespace ibburn

@@ -6,5 +6,4 @@ namespace ibburn {
 // Parses "500ms", "10s", "5m", "1h", "1h30m" or a bare number of seconds.
 // Throws std::invalid_argument naming the text on anything else.
 std::chrono::milliseconds parse_duration(const std::string& text);
-std::string format_duration(std::chrono::milliseconds d);
 }  // namespace ibburn

@@ -4,8 +4,10 @@
 #include <map>
 #include <ostream>
 #include <stdexcept>
+#include <string_view>
 
 #include "common/exit_codes.h"
+#include "common/json_fields.h"
 
 namespace ibburn {
 
@@ -36,12 +38,14 @@ nlohmann::json to_json(const Finding& f) {
 }
 
 Finding finding_from_json(const nlohmann::json& j) {
+  const JsonFields in(j, [](const std::string& field, const std::string& what) {
+    throw std::invalid_argument(field.empty() ? what : field + ": " + what);
+  });
   Finding f;
-  f.kind = j.at("kind").get<std::string>();
-  f.severity = severity_from_string(j.at("severity").get<std::string>());
-  f.message = j.value("message", "");
-  for (const auto& p : j.value("ports", nlohmann::json::array()))
-    f.ports.push_back({p.at("node").get<std::string>(), p.value("port", 0)});
+  f.kind = in.value("kind").get<FindingKind>();
+  f.severity = severity_from_string(in.get<std::string>("severity"));
+  f.message = in.get<std::string>("message");
+  for (const auto& p : in.objects("ports")) f.ports.push_back({p.get<std::string>("node"), p.get<int>("port")});
   if (j.contains("details")) f.details = j["details"];
   return f;
 }
@@ -49,7 +53,7 @@ Finding finding_from_json(const nlohmann::json& j) {
 void sort_worst_first(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.severity != b.severity) return a.severity > b.severity;
-    if (a.kind != b.kind) return a.kind < b.kind;
+    if (a.kind != b.kind) return std::string_view(to_string(a.kind)) < to_string(b.kind);
     const PortRef none;
     const PortRef& pa = a.ports.empty() ? none : a.ports.front();
     const PortRef& pb = b.ports.empty() ? none : b.ports.front();
@@ -72,8 +76,8 @@ void print_summary(std::ostream& os, const std::string& title, std::vector<Findi
     return;
   }
   // Counts per kind in worst-first order of first appearance.
-  std::vector<std::string> order;
-  std::map<std::string, size_t> count;
+  std::vector<FindingKind> order;
+  std::map<FindingKind, size_t> count;
   for (const auto& f : findings) {
     if (count[f.kind]++ == 0) order.push_back(f.kind);
   }

@@ -7,9 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/finding_catalogue.h"
+
 namespace ibburn {
 
-enum class Severity { Info = 0, Warning = 1, Error = 2, Critical = 3 };
 const char* to_string(Severity s);
 Severity severity_from_string(const std::string& s);  // throws std::invalid_argument
 
@@ -20,7 +21,7 @@ struct PortRef {
 };
 
 struct Finding {
-  std::string kind;  // e.g. "missing", "flapping", "pcie_degraded"
+  FindingKind kind{};  // declared by common/finding_catalogue.h
   Severity severity = Severity::Error;
   std::string message;
   std::vector<PortRef> ports;
@@ -28,6 +29,8 @@ struct Finding {
 };
 
 nlohmann::json to_json(const Finding& f);
+// Strict: throws std::invalid_argument naming a missing or mistyped field, or a kind the
+// catalogue does not declare (every writer writes kind, severity, message and ports).
 Finding finding_from_json(const nlohmann::json& j);
 // {"findings": [...]} in worst-first order.
 nlohmann::json findings_to_json(std::vector<Finding> findings);

@@ -25,7 +25,7 @@ std::string count_text(size_t n) {
 // gives different counts on different cables). Other kinds compare kind and severity only.
 json shared_evidence(const Finding& f) {
   json e = json::object();
-  if (f.kind == "degraded") {
+  if (f.kind == FindingKind::Degraded) {
     for (const char* key : {"active", "planned", "supported"})
       if (f.details.contains(key)) e[key] = f.details[key];
   } else if (f.details.contains("rise") && f.details["rise"].is_object()) {
@@ -37,8 +37,8 @@ json shared_evidence(const Finding& f) {
 }
 
 // How the grouped cables differ, after "N of M cables".
-std::string difference(const std::string& kind, const json& evidence) {
-  if (kind == "degraded" && evidence.contains("active"))
+std::string difference(FindingKind kind, const json& evidence) {
+  if (kind == FindingKind::Degraded && evidence.contains("active"))
     return "run at " + evidence["active"].get<std::string>() +
            (evidence.contains("planned")     ? ", the plan says " + evidence["planned"].get<std::string>()
             : evidence.contains("supported") ? ", both ends support " + evidence["supported"].get<std::string>()
@@ -48,9 +48,9 @@ std::string difference(const std::string& kind, const json& evidence) {
     for (const auto& c : evidence["rose"]) counters += (counters.empty() ? "" : ", ") + c.get<std::string>();
     return "with " + counters + " rising under load";
   }
-  if (kind == "port_down") return "down";
-  if (kind == "missing") return "missing";
-  return "with " + kind + " findings";
+  if (kind == FindingKind::PortDown) return "down";
+  if (kind == FindingKind::Missing) return "missing";
+  return "with " + std::string(to_string(kind)) + " findings";
 }
 
 std::string scope_label(const CauseScope& s) {
@@ -85,10 +85,10 @@ std::string cables_word(const CauseScope& s) {
 
 Finding systemic_finding(const CauseScope& scope, std::vector<Finding> members, size_t cables) {
   Finding f;
-  f.kind = "systemic";
+  f.kind = FindingKind::Systemic;
   f.severity = members.front().severity;
   const json evidence = shared_evidence(members.front());
-  const std::string& kind = members.front().kind;
+  const FindingKind kind = members.front().kind;
   const std::string count =
       cables == scope.cables ? "all " + count_text(cables) : count_text(cables) + " of " + count_text(scope.cables);
   f.message = scope_label(scope) + ": " + count + " " + cables_word(scope) + " " + difference(kind, evidence) + ": " +
@@ -148,10 +148,12 @@ std::vector<Finding> group_systemic_causes(std::vector<Finding> findings, const 
   std::vector<std::string> order;  // signatures in order of first appearance, for stable output
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
-    if (f.severity < Severity::Warning || f.kind == "systemic" || f.ports.empty() || f.ports.size() > 2) continue;
+    if (f.severity < Severity::Warning || f.kind == FindingKind::Systemic || f.ports.empty() || f.ports.size() > 2)
+      continue;
     int64_t cable = scopes.cable_at(f.ports[0]);
     if (cable < 0 || (f.ports.size() == 2 && scopes.cable_at(f.ports[1]) != cable)) continue;
-    const std::string sig = f.kind + "|" + to_string(f.severity) + "|" + shared_evidence(f).dump();
+    const std::string sig =
+        std::string(to_string(f.kind)) + "|" + to_string(f.severity) + "|" + shared_evidence(f).dump();
     auto [it, fresh] = by_signature.try_emplace(sig);
     if (fresh) order.push_back(sig);
     it->second.push_back({i, static_cast<uint32_t>(cable)});

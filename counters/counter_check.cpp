@@ -29,7 +29,7 @@ std::vector<Finding> saturated_findings(const Snapshot& now) {
     }
     if (names.empty()) continue;
     Finding f;
-    f.kind = "saturated";
+    f.kind = FindingKind::Saturated;
     f.severity = Severity::Warning;
     f.message = fmt::format("{}: {} pinned at maximum (stopped counting; clear with --clear)", port_label(p),
                             fmt::join(names, ", "));
@@ -45,7 +45,7 @@ std::vector<Finding> unreachable_findings(const Snapshot& now) {
   for (const auto& p : now.ports) {
     if (p.reachable) continue;
     Finding f;
-    f.kind = "unreachable";
+    f.kind = FindingKind::Unreachable;
     f.severity = Severity::Error;
     f.message = fmt::format("{}: PMA did not answer (lid {}): {}", port_label(p), p.lid,
                             p.error.empty() ? "no response" : p.error);
@@ -79,7 +79,7 @@ std::vector<Finding> check_snapshot(const Snapshot& now, const Thresholds& thres
     }
     if (parts.empty()) continue;
     Finding f;
-    f.kind = "errors";
+    f.kind = FindingKind::Errors;
     f.severity = Severity::Error;
     f.message = fmt::format("{}: {}", port_label(p), fmt::join(parts, ", "));
     f.ports = link_ports(p);
@@ -109,7 +109,7 @@ std::vector<Finding> check_deltas(const Snapshot& now, const std::vector<PortDel
     }
     if (parts.empty()) continue;
     Finding f;
-    f.kind = "errors";
+    f.kind = FindingKind::Errors;
     f.severity = Severity::Error;
     f.message = fmt::format("{}: {} since baseline{}", port_label(p), fmt::join(parts, ", "),
                             d.reset ? " (counters were cleared in between)" : "");

@@ -139,9 +139,10 @@ std::vector<Finding> FlapDetector::findings() const {
   for (const auto& [key, h] : ports_) {
     if (!flapping(h)) continue;
     auto ends = link_of(h.last);
-    Finding& f = by_link[link_key(ends)];
-    if (f.kind.empty()) {
-      f.kind = "flapping";
+    auto [it, fresh] = by_link.try_emplace(link_key(ends));
+    Finding& f = it->second;
+    if (fresh) {
+      f.kind = FindingKind::Flapping;
       f.severity = Severity::Error;
       f.ports = ends;
       f.details = {{"ports", nlohmann::json::array()}};

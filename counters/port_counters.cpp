@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/guid.h"
 
 namespace ibburn::counters {
 namespace {
@@ -38,11 +39,7 @@ constexpr std::array<CounterInfo, kCounterCount> kInfo = {{
     {"PortMulticastRcvPkts", 0},
 }};
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+std::string hex(uint64_t v) { return Guid{v}.text(); }
 
 template <typename Enum, int N>
 Enum enum_from_string(const std::string& s, Enum fallback) {

@@ -90,7 +90,7 @@ std::vector<Finding> check_firmware(const std::vector<FirmwareRecord>& records, 
     if (versions.size() == 1 && (!pinned || compare_versions(target, versions.begin()->first) == 0)) continue;
 
     Finding f;
-    f.kind = versions.size() > 1 ? "firmware_mixed" : "firmware_unpinned";
+    f.kind = versions.size() > 1 ? FindingKind::FirmwareMixed : FindingKind::FirmwareUnpinned;
     f.severity = pinned ? Severity::Error : Severity::Warning;
     const std::string model = group_model(g);
     // ibswinfo's groups are keyed by part number, which is their model too.

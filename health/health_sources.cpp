@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/guid.h"
 #include "topo/node_name_map.h"
 
 namespace ibburn::health {
@@ -45,11 +46,7 @@ void add_source(HealthSources& s, SourceKind kind, const std::string& path, cons
 
 namespace {
 
-std::string guid_text(uint64_t guid) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
-  return buf;
-}
+std::string guid_text(uint64_t guid) { return Guid{guid}.text(); }
 
 // Node names by GUID, in the order HealthJudgement::names documents.
 class Namer {

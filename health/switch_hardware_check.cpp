@@ -7,14 +7,14 @@ std::vector<Finding> check_switch_hardware(const std::vector<NamedSwitch>& switc
   auto bad = [](const std::string& status) { return !status.empty() && status != "OK"; };
   for (const NamedSwitch& s : switches) {
     if (bad(s.info.fan_status))
-      out.push_back({"switch_fan",
+      out.push_back({FindingKind::SwitchFan,
                      Severity::Error,
                      s.name + ": fan status " + s.info.fan_status,
                      {{s.name, 0}},
                      {{"status", s.info.fan_status}, {"rpm", s.info.fan_rpm}}});
     for (const SwitchPsu& p : s.info.psus)
       if (bad(p.status) || bad(p.dc_power) || bad(p.fan_status))
-        out.push_back({"switch_psu",
+        out.push_back({FindingKind::SwitchPsu,
                        Severity::Error,
                        s.name + ": " + p.name + " status " + p.status + ", DC power " + p.dc_power + ", fan " +
                            p.fan_status + " (P/N " + p.part_number + ", S/N " + p.serial + ")",

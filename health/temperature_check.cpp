@@ -48,7 +48,7 @@ bool most(size_t hot, size_t readings, const TemperatureLimits& l) {
 // The findings of one population, or (when most of it is hot) one finding in their place
 // whose details keep every one of them.
 void tell(std::vector<Finding>& out, std::vector<Finding> hot, std::vector<double> celsius, size_t readings,
-          const TemperatureLimits& limits, const char* kind, const std::string& what, const std::string& cause) {
+          const TemperatureLimits& limits, FindingKind kind, const std::string& what, const std::string& cause) {
   if (!most(hot.size(), readings, limits)) {
     for (Finding& f : hot) out.push_back(std::move(f));
     return;
@@ -79,7 +79,7 @@ std::vector<Finding> check_temperatures(const std::vector<SwitchTemperature>& sw
     if (s.celsius < limits.switch_hot_c) continue;
     const bool alarm = s.celsius >= limits.switch_alarm_c;
     const double level = alarm ? limits.switch_alarm_c : limits.switch_hot_c;
-    hot.push_back({"switch_hot",
+    hot.push_back({FindingKind::SwitchHot,
                    alarm ? Severity::Error : Severity::Warning,
                    s.name + ": ASIC at " + degrees(s.celsius) + " C (" + (alarm ? "alarm" : "hot") + " at " +
                        degrees(level) + " C)",
@@ -87,7 +87,7 @@ std::vector<Finding> check_temperatures(const std::vector<SwitchTemperature>& sw
                    {{"celsius", s.celsius}, {"threshold_c", level}}});
     celsius.push_back(s.celsius);
   }
-  tell(out, std::move(hot), std::move(celsius), switches.size(), limits, "switches_hot", "switches",
+  tell(out, std::move(hot), std::move(celsius), switches.size(), limits, FindingKind::SwitchesHot, "switches",
        "cooling (air recirculating between switches), not cables");
 
   hot.clear();
@@ -102,7 +102,7 @@ std::vector<Finding> check_temperatures(const std::vector<SwitchTemperature>& sw
     if (!alarm && !warning) continue;
     const double level = alarm ? *c.alarm_high_c : *c.warning_high_c;
     std::string where = m.port.node + (m.port.port ? " port " + std::to_string(m.port.port) : "");
-    hot.push_back({"module_hot",
+    hot.push_back({FindingKind::ModuleHot,
                    alarm ? Severity::Error : Severity::Warning,
                    where + ": module " + c.vendor + " " + c.part_number + " SN " + c.serial + " at " +
                        degrees(*c.temperature_c) + " C, its own " + (alarm ? "alarm" : "warning") + " threshold " +
@@ -116,7 +116,7 @@ std::vector<Finding> check_temperatures(const std::vector<SwitchTemperature>& sw
                     {"revision", c.revision}}});
     celsius.push_back(*c.temperature_c);
   }
-  tell(out, std::move(hot), std::move(celsius), readings, limits, "modules_hot", "cable modules",
+  tell(out, std::move(hot), std::move(celsius), readings, limits, FindingKind::ModulesHot, "cable modules",
        "cooling, not the modules");
   return out;
 }

@@ -32,7 +32,7 @@ std::vector<Finding> check_acs(const HostInventory& inv, const std::vector<Pair>
   for (const auto& [bdf, between] : redirecting) {
     const PciFunction& f = *inv.find(bdf);
     std::string node = inv.node_name(bdf);
-    out.push_back(Finding{"acs_p2p_redirect",
+    out.push_back(Finding{FindingKind::AcsP2pRedirect,
                           Severity::Error,
                           fmt::format("{}: ACS control {:#06x} redirects peer-to-peer traffic (RR/CR/EC) between {}: "
                                       "GPUDirect RDMA hangs or crawls; disable ACS in the BIOS or with "
@@ -44,7 +44,7 @@ std::vector<Finding> check_acs(const HostInventory& inv, const std::vector<Pair>
   if (!unreadable.empty()) {
     std::vector<PortRef> ports;
     for (const auto& b : unreadable) ports.push_back({inv.node_name(b), 0});
-    out.push_back(Finding{"acs_unreadable",
+    out.push_back(Finding{FindingKind::AcsUnreadable,
                           Severity::Warning,
                           fmt::format("ACS not checked on {} bridge{} between GPUs and HCAs: only {} bytes of config "
                                       "space readable (the ACS capability lies beyond 256; run as root)",
@@ -61,7 +61,7 @@ std::vector<Finding> check_peer_memory(const HostInventory& inv) {
   std::string dmabuf =
       inv.dmabuf == DmaBuf::Unsupported ? "the HCA driver does not support dma-buf" : "dma-buf support unknown";
   if (!inv.dmabuf_note.empty()) dmabuf += " (" + inv.dmabuf_note + ")";
-  return {Finding{"no_peer_memory",
+  return {Finding{FindingKind::NoPeerMemory,
                   Severity::Error,
                   "no peer-memory module (nvidia_peermem, nv_mem, nv_mem_nc) is loaded and " + dmabuf +
                       ": GPUDirect RDMA cannot register GPU memory; modprobe nvidia_peermem",
@@ -73,7 +73,7 @@ std::vector<Finding> check_pairing(const HostInventory& inv, const std::vector<P
   std::vector<Finding> out;
   if (inv.gpus.empty()) return out;
   if (inv.hcas.empty()) {
-    out.push_back(Finding{"no_hca",
+    out.push_back(Finding{FindingKind::NoHca,
                           Severity::Error,
                           fmt::format("{} GPU{} but no HCA in /sys/class/infiniband: nothing to burn with",
                                       inv.gpus.size(), inv.gpus.size() == 1 ? "" : "s"),
@@ -98,7 +98,7 @@ std::vector<Finding> check_pairing(const HostInventory& inv, const std::vector<P
     }
     std::string g = inv.node_name(p.gpu_bdf), h = inv.node_name(p.hca_bdf);
     out.push_back(Finding{
-        "gpu_hca_distance",
+        FindingKind::GpuHcaDistance,
         Severity::Error,
         fmt::format("{} is paired with {} at {}, beyond {} (NCCL turns GPUDirect RDMA off beyond "
                     "PXB); its nearest HCA, {}, is at {}",
@@ -108,14 +108,14 @@ std::vector<Finding> check_pairing(const HostInventory& inv, const std::vector<P
   }
   for (const auto& gpu : inv.gpus)
     if (!paired_gpus.count(gpu.bdf))
-      out.push_back(Finding{"gpu_unpaired",
+      out.push_back(Finding{FindingKind::GpuUnpaired,
                             Severity::Warning,
                             inv.node_name(gpu.bdf) + ": no HCA left to pair with (more GPUs than HCAs)",
                             {{inv.node_name(gpu.bdf), 0}},
                             {}});
   for (const auto& hca : inv.hcas)
     if (!paired_hcas.count(hca.bdf))
-      out.push_back(Finding{"hca_unpaired",
+      out.push_back(Finding{FindingKind::HcaUnpaired,
                             Severity::Warning,
                             inv.node_name(hca.bdf) + ": no GPU left to pair with (more HCAs than GPUs)",
                             {{inv.node_name(hca.bdf), 0}},

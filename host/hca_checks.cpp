@@ -29,7 +29,7 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
   for (const auto& h : inv.hcas) {
     std::string node = inv.node_name(h.bdf);
     if (h.fw_ver != want_fw)
-      out.push_back(Finding{"hca_firmware",
+      out.push_back(Finding{FindingKind::HcaFirmware,
                             Severity::Error,
                             fmt::format("{}: firmware {} but {} {}", node, h.fw_ver.empty() ? "unknown" : h.fw_ver,
                                         e.fw ? "expected" : "most HCAs here run", want_fw),
@@ -38,7 +38,7 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
     for (const auto& p : h.ports) {
       PortRef port{node, p.number};
       if (p.state != "4: ACTIVE" || p.phys_state != "5: LinkUp")
-        out.push_back(Finding{"hca_port_down",
+        out.push_back(Finding{FindingKind::HcaPortDown,
                               Severity::Error,
                               fmt::format("{} port {}: state '{}', phys_state '{}' (want '4: ACTIVE', '5: LinkUp')",
                                           node, p.number, p.state, p.phys_state),
@@ -47,7 +47,7 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
       auto rate = parse_rate_gbps(p.rate);
       if (e.rate_gbps ? (!rate || *rate != *e.rate_gbps) : p.rate != most_common(rates))
         out.push_back(Finding{
-            "hca_rate",
+            FindingKind::HcaRate,
             e.rate_gbps ? Severity::Error : Severity::Warning,
             e.rate_gbps ? fmt::format("{} port {}: rate '{}', expected {} Gb/s", node, p.number, p.rate, *e.rate_gbps)
                         : fmt::format("{} port {}: rate '{}' while most ports here run '{}'", node, p.number, p.rate,
@@ -56,7 +56,7 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
             {{"rate", p.rate}}});
       if (e.link_layer && p.link_layer != *e.link_layer)
         out.push_back(Finding{
-            "hca_link_layer",
+            FindingKind::HcaLinkLayer,
             Severity::Error,
             fmt::format("{} port {}: link layer '{}', expected {}", node, p.number, p.link_layer, *e.link_layer),
             {port},
@@ -68,7 +68,7 @@ std::vector<Finding> check_hcas(const HostInventory& inv, const Expectations& e)
 
 std::vector<Finding> check_counts(const HostInventory& inv, const Expectations& e) {
   std::vector<Finding> out;
-  auto count = [&](const char* kind, const char* what, std::optional<int> want, size_t have) {
+  auto count = [&](FindingKind kind, const char* what, std::optional<int> want, size_t have) {
     if (want && static_cast<size_t>(*want) != have)
       out.push_back(Finding{kind,
                             Severity::Error,
@@ -76,8 +76,8 @@ std::vector<Finding> check_counts(const HostInventory& inv, const Expectations& 
                             {},
                             {{"found", have}, {"expected", *want}}});
   };
-  count("gpu_count", "GPUs", e.gpus, inv.gpus.size());
-  count("hca_count", "HCAs", e.hcas, inv.hcas.size());
+  count(FindingKind::GpuCount, "GPUs", e.gpus, inv.gpus.size());
+  count(FindingKind::HcaCount, "HCAs", e.hcas, inv.hcas.size());
   return out;
 }
 

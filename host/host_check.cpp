@@ -18,7 +18,7 @@ std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>
   std::vector<Finding> out;
   auto add = [&](std::vector<Finding> v) { out.insert(out.end(), v.begin(), v.end()); };
   if (inv.gpus.empty() && inv.hcas.empty())
-    out.push_back(Finding{"nothing_to_check",
+    out.push_back(Finding{FindingKind::NothingToCheck,
                           Severity::Info,
                           "no GPUs (PCI vendor 0x10de, class 0x03) and no HCAs (class/infiniband) under " +
                               inv.sysfs_root + ": nothing to check",
@@ -64,7 +64,7 @@ HostReport check_host(const CheckOptions& o) {
       inv.kmsg_note = "read " + o.kmsg_device;
     } catch (const EnvironmentError& err) {
       inv.kmsg_note = err.what();
-      kmsg_unreadable = Finding{"kmsg_unreadable",
+      kmsg_unreadable = Finding{FindingKind::KmsgUnreadable,
                                 Severity::Info,
                                 std::string(err.what()) + ": boot-time PCIe messages not checked (sysfs still is)",
                                 {},

@@ -63,10 +63,11 @@ std::vector<Finding> check_pcie_links(const HostInventory& inv) {
       std::string msg = fmt::format("{}: PCIe link trained at {}, both ends support {}{}", node,
                                     describe_link(cur_speed, cur_width), describe_link(cap_speed, cap_width), where);
       msg += idle_gpu ? "; GPUs may slow an idle link: recheck under load" : "; reseat the card or internal cable";
-      out.push_back(Finding{"pcie_degraded", idle_gpu ? Severity::Warning : Severity::Error, msg, ports, details});
+      out.push_back(
+          Finding{FindingKind::PcieDegraded, idle_gpu ? Severity::Warning : Severity::Error, msg, ports, details});
     } else if (below(cur_speed, f.max_speed_gts) || below(cur_width, f.max_width)) {
       out.push_back(Finding{
-          "pcie_capped", Severity::Warning,
+          FindingKind::PcieCapped, Severity::Warning,
           fmt::format("{}: PCIe link runs at {}, the most its upstream port allows, below the "
                       "device's {}{}",
                       node, describe_link(cur_speed, cur_width), describe_link(f.max_speed_gts, f.max_width), where),
@@ -86,7 +87,7 @@ std::vector<Finding> check_kmsg(const HostInventory& inv) {
     std::vector<PortRef> ports = {{node, 0}};
     if (inv.find(k.limited_at)) ports.push_back({inv.node_name(k.limited_at), 0});
     out.push_back(Finding{
-        "pcie_limited_at_boot",
+        FindingKind::PcieLimitedAtBoot,
         on_path ? Severity::Error : Severity::Info,
         fmt::format("{}: kernel log: {:.3f} Gb/s available PCIe bandwidth, limited by {} at {} "
                     "(capable of {:.3f} Gb/s with {}){}",

@@ -42,7 +42,7 @@ std::vector<Finding> check_memlock(const HostInventory& inv, const Expectations&
   if (*m.bytes >= need) return {};
   const std::string what = e.pinned_bytes ? "each burn rank pins at least " + mib(need) + " of host memory"
                                           : "a burn pins up to " + mib(need) + " per rank (4 QPs x 8 MiB, both ways)";
-  Finding f{"memlock_low",
+  Finding f{FindingKind::MemlockLow,
             e.pinned_bytes ? Severity::Error : Severity::Warning,
             fmt::format("RLIMIT_MEMLOCK is {} KiB (ulimit -l) and {}: ibv_reg_mr will fail with ENOMEM. Set memlock "
                         "unlimited (limits.conf, LimitMEMLOCK=infinity, Slurm PropagateResourceLimits) where the "

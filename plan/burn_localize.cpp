@@ -59,20 +59,7 @@ BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const
 
 BurnOutcome load_burn_outcome(const std::string& dir) {
   const std::string results = dir + "/results.jsonl", summary = dir + "/summary.json";
-  std::istringstream lines(read_file(results));
-  std::string first;
-  std::getline(lines, first);
-  std::vector<burn::EndpointInfo> endpoints;
-  try {
-    auto run = nlohmann::json::parse(first);
-    if (run.value("type", "") != "run") throw InputError(results, 1, "first line is not the run header");
-    for (const auto& e : run.at("endpoints")) endpoints.push_back(burn::endpoint_from_json(e));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(results, 1, std::string("bad run header: ") + e.what());
-  } catch (const std::logic_error& e) {  // a port_guid that is not hex
-    throw InputError(results, 1, std::string("bad run header: ") + e.what());
-  }
-  return burn_outcome(endpoints, burn::load_summary(summary));
+  return burn_outcome(burn::read_run_endpoints(read_file(results), results), burn::load_summary(summary));
 }
 
 RoutedBurn route_burn(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
@@ -205,7 +192,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     if (s.confidence >= kConfident) confident.insert(s.edge);
     const Edge& e = cables.edge(s.edge);
     Finding f;
-    f.kind = "suspect_cable";
+    f.kind = FindingKind::SuspectCable;
     f.severity = s.confidence >= kConfident ? Severity::Error : Severity::Warning;
     f.message = fmt::format("cable {} explains {} slow flow(s), {} healthy flow(s) crossed it (confidence {:.0f}%)",
                             cables.describe(fabric, s.edge), s.slow_explained, s.healthy_through, 100 * s.confidence);
@@ -236,7 +223,8 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
       passed.insert(ep.rank);
     }
   std::erase_if(summary.findings, [&](const Finding& f) {
-    return (f.kind == "suspect_endpoint" || f.kind == "slow_endpoint") && passed.count(f.details.at("rank").get<int>());
+    return (f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::SlowEndpoint) &&
+           passed.count(f.details.at("rank").get<int>());
   });
 }
 

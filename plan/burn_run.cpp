@@ -41,7 +41,7 @@ std::function<std::shared_ptr<burn::Explainer>()> route_explainer_factory(const 
 }
 
 int run_burn_with_routes(burn::BurnOptions o, const BurnRouteOptions& r) {
-  if (o.transport == "sim") return run_simulated(std::move(o), r);
+  if (o.transport == burn::TransportKind::Sim) return run_simulated(std::move(o), r);
   if (!r.degrade.empty()) throw Error(kExitInput, "--degrade is for --transport sim");
   if (!r.endpoints.empty() && !r.fabric_given) throw Error(kExitInput, "--endpoints needs --fabric");
   if (r.fabric_given) o.explainer = route_explainer_factory(r);

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/guid.h"
 
 namespace ibburn::plan {
 
@@ -50,11 +51,7 @@ ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const LftRea
 
 std::string lfts_to_json_text(const ForwardingTables& lfts) {
   nlohmann::json sw = nlohmann::json::object();
-  char guid[24];
-  for (const auto& [g, table] : lfts.by_switch_guid) {
-    std::snprintf(guid, sizeof guid, "0x%016llx", static_cast<unsigned long long>(g));
-    sw[guid] = table;
-  }
+  for (const auto& [g, table] : lfts.by_switch_guid) sw[Guid{g}.text()] = table;
   return nlohmann::json{{"format", "ibburn-lfts"}, {"version", 1}, {"switches", sw}}.dump() + "\n";
 }
 
@@ -68,8 +65,11 @@ ForwardingTables load_lfts_json(const std::string& path) {
   if (j.value("format", "") != "ibburn-lfts") throw InputError(path, 0, "not an ibburn-lfts file (format field)");
   ForwardingTables out;
   try {
-    for (const auto& [guid, table] : j.at("switches").items())
-      out.by_switch_guid.emplace(std::stoull(guid, nullptr, 0), table.get<std::vector<uint8_t>>());
+    for (const auto& [guid, table] : j.at("switches").items()) {
+      auto g = Guid::parse(guid);
+      if (!g) throw std::invalid_argument("not a GUID: '" + guid + "'");
+      out.by_switch_guid.emplace(g->value, table.get<std::vector<uint8_t>>());
+    }
   } catch (const std::exception& e) {
     throw InputError(path, 0, std::string("bad switches entry: ") + e.what());
   }

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/guid.h"
 #include "plan/burn_localize.h"
 
 namespace ibburn::plan {
@@ -18,22 +19,14 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
   std::vector<topo::PortEnd> out;
   if (auto first = text.find_first_not_of(" \t\r\n"); first != std::string::npos && text[first] == '{') {
     // A burn's results.jsonl: rank = index in the run header's endpoints.
-    nlohmann::json run;
-    try {
-      run = nlohmann::json::parse(text.substr(0, text.find('\n', first)));
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(origin, 1, std::string("not a burn's results.jsonl: ") + e.what());
-    }
-    if (run.value("type", "") != "run" || !run.contains("endpoints"))
-      throw InputError(origin, 1, "not a burn's results.jsonl (its first line is the run header)");
     std::string lines;
     int rank = 0;
-    for (const auto& e : run.at("endpoints")) {
-      if (!e.contains("port_guid"))
+    for (const auto& e : burn::read_run_endpoints(text.substr(first), origin)) {
+      if (!e.port_guid)
         throw InputError(origin, 1,
-                         "rank " + std::to_string(rank) + " (" + e.value("host", "?") + " " + e.value("endpoint", "?") +
+                         "rank " + std::to_string(rank) + " (" + e.host + " " + e.endpoint +
                              ") has no port GUID: give an endpoints file");
-      lines += std::to_string(rank++) + " " + e.at("port_guid").get<std::string>() + "\n";
+      lines += std::to_string(rank++) + " " + Guid{e.port_guid}.text() + "\n";
     }
     return parse_endpoints(lines, origin, fabric);
   }
@@ -53,9 +46,9 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
     uint64_t guid = 0;
     try {
       if (words.size() == 2) rank = std::stoul(words[0]);
-      size_t used = 0;
-      guid = std::stoull(words.back(), &used, 16);
-      if (used != words.back().size()) throw std::invalid_argument("trailing characters");
+      auto g = Guid::parse(words.back());
+      if (!g) throw std::invalid_argument("not a GUID");
+      guid = g->value;
     } catch (const std::exception&) {
       throw InputError(origin, lineno, "bad rank or GUID in '" + line + "'");
     }

@@ -93,11 +93,6 @@ std::vector<int> switch_order(const topo::Fabric& fabric, const std::vector<topo
   return order;
 }
 
-std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
-                                const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows) {
-  return evaluate(cables, router, endpoints, flows, std::numeric_limits<double>::infinity()).load;
-}
-
 int stage_lower_bound(const topo::Fabric& fabric, const CableIndex& cables, double cover_fraction) {
   // Tier = hops from the nearest HCA (leaf 1, spine 2, ...), by BFS from every CA.
   std::vector<int> tier(fabric.size(), -1);

@@ -42,10 +42,6 @@ struct PlanResult {
   std::vector<std::string> notes;  // e.g. edges no route uses
 };
 
-// Per-edge load (fraction of capacity) of one stage, flows at their endpoints' line rate.
-std::vector<double> stage_loads(const CableIndex& cables, const Router& router,
-                                const std::vector<topo::PortEnd>& endpoints, const std::vector<PlannedFlow>& flows);
-
 // rank -> HCA port; every endpoint must be cabled.
 PlanResult make_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
                      const std::vector<topo::PortEnd>& endpoints, const PlanOptions& options);

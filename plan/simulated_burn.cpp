@@ -115,7 +115,7 @@ int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
   std::vector<burn::StageResult> stages;
   auto summarize = [&](bool complete) {
     burn::SummaryInput in;
-    in.transport = o.transport;
+    in.transport = burn::to_string(o.transport);
     in.stages_planned = static_cast<int>(plan.stages.size());
     in.complete = complete;
     in.interrupted = interrupted();

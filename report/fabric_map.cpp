@@ -20,11 +20,14 @@ const char* colour(CableVerdict v) {
 namespace {
 std::string port_key(const std::string& node, int port) { return node + "[" + std::to_string(port) + "]"; }
 
-CableVerdict verdict_of_kind(const std::string& kind) {
-  if (kind == "missing" || kind == "missing_node") return CableVerdict::Missing;
-  if (kind == "miswired" || kind == "swapped") return CableVerdict::Miswired;
-  if (kind == "flapping" || kind == "port_down" || kind == "link_down") return CableVerdict::Flapping;
-  if (kind == "degraded") return CableVerdict::Slow;
+CableVerdict verdict_of_kind(FindingKind kind) {
+  switch (info(kind).map) {
+    case MapMark::Missing: return CableVerdict::Missing;
+    case MapMark::Miswired: return CableVerdict::Miswired;
+    case MapMark::Flapping: return CableVerdict::Flapping;
+    case MapMark::Slow: return CableVerdict::Slow;
+    case MapMark::Errors: break;
+  }
   return CableVerdict::Errors;
 }
 
@@ -68,7 +71,7 @@ std::vector<std::pair<PortRef, PortRef>> missing_cables(const RunData& run) {
   std::vector<std::pair<PortRef, PortRef>> out;
   if (run.topo)
     for (const auto& f : *run.topo)
-      if (f.kind == "missing" && f.ports.size() == 2) out.emplace_back(f.ports[0], f.ports[1]);
+      if (f.kind == FindingKind::Missing && f.ports.size() == 2) out.emplace_back(f.ports[0], f.ports[1]);
   return out;
 }
 

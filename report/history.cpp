@@ -45,12 +45,12 @@ void node_obs(std::vector<Observation>& out, const std::string& node, Observatio
 }
 
 void finding_obs(std::vector<Observation>& out, const std::string& source, const Finding& f) {
-  Observation o{"", "", source, f.kind, to_string(f.severity), f.message};
+  Observation o{"", "", source, to_string(f.kind), to_string(f.severity), f.message};
   std::set<std::string> nodes;
   for (const auto& p : f.ports)
     if (nodes.insert(p.node).second) node_obs(out, p.node, o);
   if (f.ports.size() == 2)
-    out.push_back({"cable", cable_name(f.ports[0], f.ports[1]), source, f.kind, o.severity, f.message});
+    out.push_back({"cable", cable_name(f.ports[0], f.ports[1]), source, to_string(f.kind), o.severity, f.message});
 }
 
 void check(int rc, sqlite3* db, const std::string& path) {
@@ -117,11 +117,11 @@ std::vector<Observation> observations(const RunData& run) {
     // Cables the burn's localisation named with confidence.
     for (const auto& x : run.burn->suspects.value_or(std::vector<burn::SuspectRecord>{}))
       if (x.confidence >= 0.75)
-        out.push_back({"cable", cable_name(port_from_text(x.from), port_from_text(x.to)), "burn", "suspect_cable",
-                       "error", x.cable});
+        out.push_back({"cable", cable_name(port_from_text(x.from), port_from_text(x.to)), "burn",
+                       to_string(FindingKind::SuspectCable), "error", x.cable});
     for (const auto& h : run.burn->host_checks)
       for (const auto& f : h.check.findings)
-        out.push_back({"host", h.host, "host", f.kind, to_string(f.severity), f.message});
+        out.push_back({"host", h.host, "host", to_string(f.kind), to_string(f.severity), f.message});
   }
   if (run.topo)
     for (const auto& f : *run.topo) finding_obs(out, "topo", f);
@@ -138,7 +138,8 @@ std::vector<Observation> observations(const RunData& run) {
   }
   for (const auto& h : run.hosts) {
     out.push_back({"host", h.host, "host", "", "", ""});
-    for (const auto& f : h.findings) out.push_back({"host", h.host, "host", f.kind, to_string(f.severity), f.message});
+    for (const auto& f : h.findings)
+      out.push_back({"host", h.host, "host", to_string(f.kind), to_string(f.severity), f.message});
   }
   return out;
 }

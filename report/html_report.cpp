@@ -47,7 +47,7 @@ std::string findings_table(const std::string& title, const std::vector<Finding>&
   for (const auto& f : findings) {
     std::string ports;
     for (const auto& p : f.ports) ports += (ports.empty() ? "" : ", ") + p.node + "[" + std::to_string(p.port) + "]";
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", html_escape(f.kind),
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", html_escape(to_string(f.kind)),
                        to_string(f.severity), html_escape(ports), html_escape(f.message));
   }
   return out + "</table>";

@@ -53,7 +53,7 @@ class Writer {
 void findings_by_kind(Writer& w, const std::string& name, const std::string& help,
                       const std::vector<Finding>& findings) {
   std::map<std::pair<std::string, std::string>, int> n;
-  for (const auto& f : findings) ++n[{f.kind, to_string(f.severity)}];
+  for (const auto& f : findings) ++n[{to_string(f.kind), to_string(f.severity)}];
   w.family(name, help);
   for (const auto& [k, c] : n) w.sample({{"kind", k.first}, {"severity", k.second}}, c);
 }
@@ -112,7 +112,7 @@ std::string prometheus_text(const RunData& run) {
     w.family("ibburn_host_findings", "Host check findings per host and kind.");
     for (const auto& h : run.hosts) {
       std::map<std::string, int> n;
-      for (const auto& f : h.findings) ++n[f.kind];
+      for (const auto& f : h.findings) ++n[to_string(f.kind)];
       for (const auto& [k, c] : n) w.sample({{"host", h.host}, {"kind", k}}, c);
     }
   }

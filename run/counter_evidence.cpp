@@ -102,7 +102,7 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
                          : fmt::format("SymbolErrorCounter +{} (no data counted)", symbols));
     if (rose.empty()) continue;
     Finding f;
-    f.kind = "errors_under_load";
+    f.kind = FindingKind::ErrorsUnderLoad;
     f.severity = Severity::Error;
     f.ports = {p.ref()};
     if (p.peer) f.ports.push_back(*p.peer);
@@ -162,7 +162,7 @@ std::vector<Finding> coverage_findings(const plan::RouteModel& m, const std::vec
   if (shorts.size() <= kOneByOne) {
     for (const auto& s : shorts) {
       Finding f;
-      f.kind = "not_exercised";
+      f.kind = FindingKind::NotExercised;
       f.severity = Severity::Error;
       f.ports = ports_of(s.edge);
       f.message = fmt::format(
@@ -175,7 +175,7 @@ std::vector<Finding> coverage_findings(const plan::RouteModel& m, const std::vec
     return out;
   }
   Finding f;
-  f.kind = "not_exercised";
+  f.kind = FindingKind::NotExercised;
   f.severity = Severity::Error;
   nlohmann::json list = nlohmann::json::array();
   for (const auto& s : shorts) {
@@ -198,7 +198,7 @@ std::vector<Finding> unused_directions(const plan::RouteModel& m, const std::vec
     if (expected_total[e] <= 0) list.push_back(describe(m, e));
   if (list.empty()) return {};
   Finding f;
-  f.kind = "unused_by_routes";
+  f.kind = FindingKind::UnusedByRoutes;
   f.severity = Severity::Info;
   f.message = fmt::format(
       "{} cable direction(s) carried no planned traffic: no route between the burn's endpoints uses them (first: "

@@ -56,7 +56,7 @@ std::vector<Finding> CounterLocalization::findings() const {
     nlohmann::json group = nlohmann::json::array();
     for (plan::EdgeId e : g.edges) group.push_back(f.port_name(model_.cables->edge(e).from));
     Finding x;
-    x.kind = "suspect_cable";
+    x.kind = FindingKind::SuspectCable;
     x.severity = s.confidence >= plan::kConfident ? Severity::Error : Severity::Warning;
     x.ports = {{f.node(edge.from.node).name, edge.from.port}, {f.node(edge.to.node).name, edge.to.port}};
     x.message = fmt::format(
@@ -105,10 +105,11 @@ void CounterLocalization::explain_shortfalls(std::vector<Finding>& coverage) con
   }
   if (cables.empty()) return;
   std::erase_if(coverage, [&](const Finding& f) {
-    return f.kind == "not_exercised" && f.ports.size() == 2 && cables.count(report::cable_name(f.ports[0], f.ports[1]));
+    return f.kind == FindingKind::NotExercised && f.ports.size() == 2 &&
+           cables.count(report::cable_name(f.ports[0], f.ports[1]));
   });
   for (auto& f : coverage)
-    if (f.kind == "not_exercised") {
+    if (f.kind == FindingKind::NotExercised) {
       f.severity = Severity::Warning;
       f.message += fmt::format("; adaptive routing moved load around the cable(s) its port counters named: {}",
                                fmt::join(cables, ", "));

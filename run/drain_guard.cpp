@@ -49,7 +49,7 @@ GuardedDrain guard_drain(std::vector<DrainEntry> hosts, const DrainLimit& limit,
     return out;
   }
   Finding f;
-  f.kind = "drain_limit";
+  f.kind = FindingKind::DrainLimit;
   f.severity = Severity::Error;
   f.message = fmt::format(
       "{} of the job's {} hosts would be drained, more than --max-drain allows ({}{}): the cause is wider than "

@@ -48,7 +48,7 @@ namespace fs = std::filesystem;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // A fabric in parts: burning what the vantage point sees would certify a fraction of it.
-bool stops_the_job(const Finding& f) { return f.kind == "split" || f.kind == "no_sm" || f.kind == "unreached"; }
+bool stops_the_job(const Finding& f) { return info(f.kind).stops_job; }
 
 // Rank 0's side of the job. As the burn's explainer it sees every stage start and end (the
 // counters sweeps), every summary written (the job's findings and lists go into it and next
@@ -327,10 +327,10 @@ class Job : public burn::Explainer {
   void corroborate(std::vector<Finding>& burn_findings) const {
     std::map<std::string, const Finding*> counted;
     for (const auto& f : counter_findings_)
-      if (f.kind == "errors_under_load" && f.ports.size() == 2)
+      if (f.kind == FindingKind::ErrorsUnderLoad && f.ports.size() == 2)
         counted.emplace(report::cable_name(f.ports[0], f.ports[1]), &f);
     for (auto& f : burn_findings) {
-      if (f.kind != "suspect_cable" || f.ports.size() != 2) continue;
+      if (f.kind != FindingKind::SuspectCable || f.ports.size() != 2) continue;
       std::vector<std::pair<PortRef, PortRef>> candidates{{f.ports[0], f.ports[1]}};
       for (const auto& t : f.details.value("tied_with", nlohmann::json::array())) {
         const std::string text = t.get<std::string>();
@@ -369,7 +369,7 @@ class Job : public burn::Explainer {
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     write_file_atomic(dir_ + "/cables.csv",
                       cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
-    const auto limit_told = [](const Finding& f) { return f.kind == "drain_limit"; };
+    const auto limit_told = [](const Finding& f) { return f.kind == FindingKind::DrainLimit; };
     if (drain.finding && std::none_of(all.begin(), all.end(), limit_told)) {
       all.push_back(std::move(*drain.finding));
       sort_worst_first(all);
@@ -407,7 +407,7 @@ class Job : public burn::Explainer {
   // first summary reads as running, never as a pass), and when it stops before any traffic.
   burn::BurnSummary job_summary(burn::RunState state) const {
     burn::BurnSummary doc;
-    doc.transport = o_.burn.transport;
+    doc.transport = burn::to_string(o_.burn.transport);
     doc.threshold = o_.burn.threshold;
     doc.expect_gbps = o_.burn.expect_gbps;
     doc.job = burn::JobRecord{burn::to_string(state), steps_, std::nullopt};
@@ -465,7 +465,7 @@ class Job : public burn::Explainer {
 int run_job(RunOptions o) {
   if (o.coverage < 0 || o.coverage > 1) throw InputError("--coverage", 0, "must be within 0..1");
   install_interrupt_handlers();
-  if (o.burn.transport == "sim") {
+  if (o.burn.transport == burn::TransportKind::Sim) {
     auto job = std::make_shared<Job>(o);
     job->prepare();
     plan::SimulatedBurn run = job->simulated();

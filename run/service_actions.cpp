@@ -9,9 +9,6 @@
 namespace ibburn::run {
 namespace {
 
-const std::set<std::string> kCableKinds = {"missing",  "miswired",          "swapped",       "port_down",
-                                           "degraded", "errors_under_load", "suspect_cable", "link_down"};
-
 int rank_of(const std::string& action) { return action == "recable" ? 3 : action == "replace" ? 2 : 1; }
 
 std::string csv_field(const std::string& s) {
@@ -23,24 +20,26 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
+// Errors under load whose link went down on the way (its counters say so).
 bool link_went_down(const Finding& f) {
-  if (f.kind == "link_down") return true;
-  return f.kind == "errors_under_load" && f.details.contains("rise") &&
+  return f.kind == FindingKind::ErrorsUnderLoad && f.details.contains("rise") &&
          (f.details["rise"].contains("LinkDownedCounter") || f.details["rise"].contains("LinkErrorRecoveryCounter"));
 }
 
 std::string action_for(const Finding& f, bool failed_before) {
-  if (f.kind == "miswired" || f.kind == "swapped") return "recable";
+  switch (info(f.kind).cable) {
+    case CableService::Recable: return "recable";
+    case CableService::Replace: return "replace";
+    case CableService::Reseat:
+    case CableService::None: break;
+  }
   if (failed_before || link_went_down(f)) return "replace";
   return "reseat";
 }
 
-bool drains(const Finding& f) {
-  // Routes that differ from the model, and one cause of many cables, are the fabric's, not a host's.
-  if (f.severity < Severity::Warning || f.kind == "not_exercised" || f.kind == "systemic") return false;
-  if (f.kind == "suspect_cable") return f.severity >= Severity::Error;  // ambiguous suspects drain nothing
-  return true;
-}
+// The catalogue says which kinds act and from which severity (common/finding_catalogue.cpp).
+bool acts(const Finding& f) { return f.severity >= info(f.kind).acts_from; }
+bool drains(const Finding& f) { return info(f.kind).drains && acts(f); }
 
 }  // namespace
 
@@ -63,7 +62,7 @@ std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
     for (const auto& p : f.ports) {
       auto it = host_of_hca.find(p.node);
       if (it == host_of_hca.end()) continue;
-      reason.emplace(it->second, f.kind + ": " + f.message);
+      reason.emplace(it->second, to_string(f.kind) + (": " + f.message));
       break;  // a cable between two HCAs drains the first host named
     }
   }
@@ -82,8 +81,7 @@ std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings,
   std::vector<Finding> sorted = findings;
   sort_worst_first(sorted);
   for (const auto& f : sorted) {
-    if (!kCableKinds.count(f.kind) || f.ports.size() < 2 || f.severity < Severity::Warning) continue;
-    if (f.kind == "suspect_cable" && f.severity < Severity::Error) continue;
+    if (info(f.kind).cable == CableService::None || f.ports.size() < 2 || !acts(f)) continue;
     const std::string k = report::cable_name(f.ports[0], f.ports[1]);
     auto [it, fresh] = by_key.try_emplace(k);
     CableAction& c = it->second;
@@ -98,7 +96,7 @@ std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings,
     } else if (rank_of(action) > rank_of(c.action)) {
       c.action = action;
     }
-    c.evidence += (c.evidence.empty() ? "" : "; ") + f.kind + ": " + f.message;
+    c.evidence += (c.evidence.empty() ? "" : "; ") + std::string(to_string(f.kind)) + ": " + f.message;
   }
   std::vector<CableAction> out;
   for (auto& [k, c] : by_key) out.push_back(std::move(c));

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/guid.h"
 #include "run/modelled_counters.h"
 
 namespace ibburn::run {
@@ -17,7 +18,7 @@ SimDataCounters::SimDataCounters(std::string console, const plan::RouteModel& mo
 
 std::string SimDataCounters::node_id(topo::NodeId n) const {
   const topo::Node& node = model_.fabric.node(n);
-  return fmt::format("{}-{:016x}", node.is_switch() ? 'S' : 'H', node.guid);
+  return fmt::format("{}-{}", node.is_switch() ? 'S' : 'H', Guid{node.guid}.digits());
 }
 
 void SimDataCounters::start_from(const counters::Snapshot& s) {

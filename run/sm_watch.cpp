@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/guid.h"
+
 namespace ibburn::run {
 
 std::optional<Finding> SmWatch::check(const topo::SmProbe& now, int stage) {
@@ -12,13 +14,13 @@ std::optional<Finding> SmWatch::check(const topo::SmProbe& now, int stage) {
   const std::string why =
       now.sm ? fmt::format("the SM at LID {} is in SMState {}, not master", now.sm->lid, now.sm->state) : now.error;
   Finding f;
-  f.kind = "sm_lost";
+  f.kind = FindingKind::SmLost;
   f.severity = Severity::Warning;
   f.message = fmt::format(
-      "the subnet manager (LID {}, GUID 0x{:016x}) stopped answering during stage {} ({}): LIDs and routes stay as "
+      "the subnet manager (LID {}, GUID {}) stopped answering during stage {} ({}): LIDs and routes stay as "
       "it left them, so the burn and the counters go on, but a link that changes from now on is not rerouted",
-      was.lid, was.guid, stage, why);
-  f.details = {{"stage", stage}, {"lid", was.lid}, {"guid", fmt::format("0x{:016x}", was.guid)}, {"error", why}};
+      was.lid, Guid{was.guid}, stage, why);
+  f.details = {{"stage", stage}, {"lid", was.lid}, {"guid", Guid{was.guid}.text()}, {"error", why}};
   return f;
 }
 

@@ -46,7 +46,7 @@ std::string state_text(const PortSample& p) {
 // vanished switch's LID among them, at the vantage point's leaf, every sweep from then on):
 // relay errors and discards alone, in or after the stage of a change, are that change's doing.
 bool routing_only(const Finding& f) {
-  if (f.kind != "errors_under_load" || !f.details.contains("rise") || f.details["rise"].empty()) return false;
+  if (f.kind != FindingKind::ErrorsUnderLoad || !f.details.contains("rise") || f.details["rise"].empty()) return false;
   for (const auto& [counter, rise] : f.details["rise"].items())
     if (counter != counters::counter_name(Counter::PortRcvSwitchRelayErrors) &&
         counter != counters::counter_name(Counter::PortXmitDiscards))
@@ -179,7 +179,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     for (const auto& c : cable_set)
       if (listed.size() < kCablesListed) listed.push_back(c);
     Finding f;
-    f.kind = "switch_dropped";
+    f.kind = FindingKind::SwitchDropped;
     f.severity = Severity::Error;
     for (const auto& s : switches) f.ports.push_back({s, 0});
     const std::string who =
@@ -224,7 +224,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
   for (auto& [key, c] : cables) {
     if (!reported_.insert("cable " + key).second) continue;
     Finding f;
-    f.kind = "link_down";
+    f.kind = FindingKind::LinkDown;
     f.severity = Severity::Error;
     f.ports = c.ends;
     f.message = fmt::format("cable {} went down{} during stage {}: {}", key, c.still_down ? "" : " and came back",

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/guid.h"
 #include "topo/link_ledger.h"
 #include "topo/text_scan.h"
 
@@ -349,7 +350,7 @@ class LinkinfoParser : scan::TextLoader {
   void claim(std::unordered_map<uint64_t, NodeId>& by_guid, uint64_t guid, NodeId id, int line) {
     auto [it, fresh] = by_guid.emplace(guid, id);
     if (!fresh && it->second != id)
-      fail(line, "GUID 0x" + scan::hex(guid, true) + " is also " + quote(fabric_.node(it->second).description));
+      fail(line, "GUID " + Guid{guid}.text() + " is also " + quote(fabric_.node(it->second).description));
   }
 
   // A node whose listing was cut before `port`: the ports up to it exist.

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/guid.h"
 #include "topo/link_ledger.h"
 #include "topo/text_scan.h"
 
@@ -55,7 +56,7 @@ class PortsParser : scan::TextLoader {
  private:
   std::string port_label(PortEnd e) const {
     const Node& n = fabric_.node(e.node);
-    return std::string(to_string(n.type)) + " 0x" + scan::hex(n.guid, true) + "[" + std::to_string(e.port) + "]";
+    return std::string(to_string(n.type)) + " " + Guid{n.guid}.text() + "[" + std::to_string(e.port) + "]";
   }
 
   End end(std::string_view& s) {
@@ -89,7 +90,7 @@ class PortsParser : scan::TextLoader {
     }
     Node& n = fabric_.node(it->second);
     if (n.type != e.type)
-      fail(line_, "GUID 0x" + scan::hex(e.guid, true) + " is a " + to_string(n.type) + " on an earlier line but a " +
+      fail(line_, "GUID " + Guid{e.guid}.text() + " is a " + to_string(n.type) + " on an earlier line but a " +
                       to_string(e.type) + " here");
     return it->second;
   }

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/guid.h"
 #include "topo/fabric.h"
 
 namespace ibburn::topo {
@@ -69,10 +70,8 @@ std::string NodeNameMap::to_text() const {
   std::vector<std::pair<uint64_t, std::string>> v(names_.begin(), names_.end());
   std::sort(v.begin(), v.end());
   std::string out;
-  char buf[32];
   for (auto& [g, n] : v) {
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-    out += buf;
+    out += Guid{g}.text();
     out += " \"" + n + "\"\n";
   }
   return out;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/guid.h"
 #include "topo/fabric_io.h"
 #include "topo/text_scan.h"
 
@@ -13,7 +14,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string guid_text(uint64_t g) { return "0x" + scan::hex(g, true); }
+std::string guid_text(uint64_t g) { return Guid{g}.text(); }
 
 // "4xNDR"; an unknown width or speed is "?" ("4x?", "?xNDR").
 std::string rate_text(LinkRate r) {

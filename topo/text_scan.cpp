@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/guid.h"
 
 namespace ibburn::topo::scan {
 
@@ -46,22 +47,9 @@ std::optional<uint32_t> parse_uint(std::string_view s, uint32_t max) {
 }
 
 std::optional<uint64_t> parse_hex64(std::string_view s) {
-  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-  if (s.empty() || s.size() > 16) return std::nullopt;
-  uint64_t v = 0;
-  for (char c : s) {
-    int d;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    else
-      return std::nullopt;
-    v = (v << 4) | static_cast<uint64_t>(d);
-  }
-  return v;
+  auto g = Guid::parse(s);
+  if (!g) return std::nullopt;
+  return g->value;
 }
 
 std::string hex(uint64_t v, bool pad16) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/guid.h"
 
 namespace ibburn::wiring {
 namespace {
@@ -22,13 +23,13 @@ Wiring wiring_from_fabric(const topo::Fabric& fabric, const std::string& origin)
     const topo::Node& n = fabric.node(e.node);
     const std::string& name = name_of(n);
     if (name.empty())
-      throw Error(kExitInput, fmt::format("{}: node 0x{:016x} has no name or description", origin, n.guid));
+      throw Error(kExitInput, fmt::format("{}: node {} has no name or description", origin, Guid{n.guid}));
     auto [it, fresh] = owner.emplace(name, e.node);
     if (!fresh && it->second != e.node) {
       uint64_t g1 = fabric.node(it->second).guid, g2 = n.guid;
-      throw Error(kExitInput, fmt::format("{}: nodes 0x{:016x} and 0x{:016x} are both named '{}': give a "
+      throw Error(kExitInput, fmt::format("{}: nodes {} and {} are both named '{}': give a "
                                           "node-name-map so that the plan can tell them apart",
-                                          origin, std::min(g1, g2), std::max(g1, g2), name));
+                                          origin, Guid{std::min(g1, g2)}, Guid{std::max(g1, g2)}, name));
     }
     return CableEnd{name, e.port};
   };

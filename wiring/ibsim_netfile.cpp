@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/guid.h"
 
 namespace ibburn::wiring {
 namespace {
@@ -54,7 +55,7 @@ topo::LinkRate ibsim_rate(topo::LinkRate wanted) {
 }
 
 std::string ibsim_node_id(topo::NodeType type, uint64_t guid) {
-  return fmt::format("{}-{:016x}", type == topo::NodeType::Switch ? 'S' : 'H', guid);
+  return fmt::format("{}-{}", type == topo::NodeType::Switch ? 'S' : 'H', Guid{guid}.digits());
 }
 
 std::string to_ibsim_netfile(const FatTreeDesign& d, const NetfileOptions& options) {
@@ -123,12 +124,12 @@ std::string to_ibsim_netfile(const FatTreeDesign& d, const NetfileOptions& optio
     const uint64_t guid = guid_of(n);
     const int nports = static_cast<int>(first_port[n + 1] - first_port[n]) - 1;
     if (is_switch(n)) {
-      put("vendid=0x{:x}\ndevid=0x{:x}\nsysimgguid=0x{:016x}\nswitchguid=0x{:016x}({:x})\n", kMellanoxVendor,
-          kQuantum2DeviceId, guid, guid, guid);
+      put("vendid=0x{:x}\ndevid=0x{:x}\nsysimgguid={}\nswitchguid={}({:x})\n", kMellanoxVendor, kQuantum2DeviceId,
+          Guid{guid}, Guid{guid}, guid);
       put("Switch\t{} \"{}\"\t\t# \"{}\" enhanced port 0 lid 0 lmc 0\n", nports, id_of(n), descriptions[n]);
     } else {
-      put("vendid=0x{:x}\ndevid=0x{:x}\nsysimgguid=0x{:016x}\ncaguid=0x{:016x}\n", kMellanoxVendor, kConnectX7DeviceId,
-          guid, guid);
+      put("vendid=0x{:x}\ndevid=0x{:x}\nsysimgguid={}\ncaguid={}\n", kMellanoxVendor, kConnectX7DeviceId, Guid{guid},
+          Guid{guid});
       put("Ca\t{} \"{}\"\t\t# \"{}\"\n", nports, id_of(n), descriptions[n]);
     }
     for (int p = 1; p <= nports; ++p) {

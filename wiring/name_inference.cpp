@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "common/guid.h"
 #include "wiring/wiring_index.h"
 
 namespace ibburn::wiring {
@@ -101,15 +102,11 @@ std::string NameInference::to_text() const {
       "# confidence = share of each switch's links to named neighbours that the plan agrees with\n";
   char buf[64];
   for (const auto& n : named) {
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(n.guid));
-    out += std::string(buf) + " \"" + n.name + "\"";
+    out += Guid{n.guid}.text() + " \"" + n.name + "\"";
     std::snprintf(buf, sizeof buf, " # confidence %.2f (%d of %d)\n", n.confidence(), n.agreeing, n.neighbours);
     out += buf;
   }
-  for (uint64_t g : unnamed) {
-    std::snprintf(buf, sizeof buf, "# 0x%016llx: no planned name fits\n", static_cast<unsigned long long>(g));
-    out += buf;
-  }
+  for (uint64_t g : unnamed) out += "# " + Guid{g}.text() + ": no planned name fits\n";
   return out;
 }
 

@@ -121,8 +121,6 @@ std::optional<std::string> address_mismatch(const PortInfo& local, const FlowAdd
 
 ibv_mtu path_mtu(ibv_mtu a, ibv_mtu b) { return std::min(a, b); }
 
-int mtu_bytes(ibv_mtu m) { return 128 << static_cast<int>(m); }
-
 QpTransition init_transition(uint8_t port, int access, const PathKnobs& path) {
   QpTransition t;
   t.attr.qp_state = IBV_QPS_INIT;

@@ -49,7 +49,6 @@ FlowAddress decode_flow_address(const AddressBlob& blob);
 std::optional<std::string> address_mismatch(const PortInfo& local, const FlowAddress& remote);
 
 ibv_mtu path_mtu(ibv_mtu a, ibv_mtu b);
-int mtu_bytes(ibv_mtu m);
 
 struct QpTransition {
   ibv_qp_attr attr{};

@@ -21,7 +21,8 @@ std::vector<Message> one_of_each() {
   HostCheckAnswer check;
   check.ok = false;
   check.error = "no sysfs";
-  check.findings.push_back({"pcie_degraded", Severity::Error, "mlx5_1 runs at x8", {{"node0002", 0}}, {{"width", 8}}});
+  check.findings.push_back(
+      {FindingKind::PcieDegraded, Severity::Error, "mlx5_1 runs at x8", {{"node0002", 0}}, {{"width", 8}}});
   check.pairing = json::array({{{"gpu", 0}, {"gpu_bdf", "0000:17:00.0"}, {"hca", "mlx5_1"}}});
   hello.host_check = check;
   hello.error = "no active port";

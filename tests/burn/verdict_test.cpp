@@ -98,7 +98,7 @@ TEST(Verdict, OneSlowHostStandsOutInRoundRobin) {
   EXPECT_EQ(s.doc.counts.at("slow"), 6);
   EXPECT_EQ(s.doc.counts.at("pass"), 6);
   int slow_endpoints = 0;
-  for (const auto& f : s.findings) slow_endpoints += f.kind == "slow_endpoint";
+  for (const auto& f : s.findings) slow_endpoints += f.kind == FindingKind::SlowEndpoint;
   EXPECT_EQ(slow_endpoints, 1);
 }
 
@@ -138,7 +138,7 @@ TEST(Verdict, LostRankIsNamedAndItsPeersAreNotBlamed) {
   EXPECT_EQ(e[2].verdict, Verdict::Pass);
   bool named = false;
   for (const auto& f : s.findings)
-    named |= f.kind == "lost_rank" && f.message.find("rank 1 (h1 eth0)") != std::string::npos;
+    named |= f.kind == FindingKind::LostRank && f.message.find("rank 1 (h1 eth0)") != std::string::npos;
   EXPECT_TRUE(named);
 }
 
@@ -163,7 +163,7 @@ TEST(Verdict, SlowFlowFindingNamesHostsAndEndpointsThenRanks) {
   Summary s = make_summary(in);
   std::string message;
   for (const auto& f : s.findings)
-    if (f.kind == "slow_flow") message = f.message;
+    if (f.kind == FindingKind::SlowFlow) message = f.message;
   EXPECT_EQ(message,
             "stage 1 flow 0: node0001 mlx5_0 -> node0002 mlx5_3 (rank 0 -> rank 1): 5.00 Gb/s < 90% of 10.00 Gb/s");
 }

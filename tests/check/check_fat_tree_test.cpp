@@ -27,7 +27,7 @@ wiring::FatTreeSpec spec(int tiers, int radix, int hosts, int hcas) {
 
 std::map<std::string, int> kinds(const std::vector<Finding>& fs) {
   std::map<std::string, int> k;
-  for (const auto& f : fs) ++k[f.kind];
+  for (const auto& f : fs) ++k[to_string(f.kind)];
   return k;
 }
 
@@ -234,7 +234,7 @@ TEST(TopoCheckFatTree, FieldNotesFabricWithoutSmIsOneNoSmFindingNotAPortDownFloo
   testing::deactivate(b.fabric, all);
   auto fs = check_with_map(b, design.wiring);
   ASSERT_EQ(fs.size(), 1u) << kinds(fs).size();
-  EXPECT_EQ(fs[0].kind, "no_sm");
+  EXPECT_EQ(fs[0].kind, FindingKind::NoSm);
   EXPECT_NE(fs[0].message.find("the fabric (320 switches, 4088 HCAs): 12280 of 12280 cables"), std::string::npos)
       << fs[0].message;
   EXPECT_EQ(fs[0].details["not_active"].size(), 12280u);
@@ -253,7 +253,7 @@ TEST(TopoCheckFatTree, SplitFieldNotesFabricWithSmInOneIslandIsSplitAndSevenNoSm
   const Finding* split = only(fs, "split");
   ASSERT_NE(split, nullptr);
   for (const auto& f : fs)
-    if (f.kind == "no_sm") {
+    if (f.kind == FindingKind::NoSm) {
       bool found = false;
       for (const auto& island : split->details["islands"]) found |= island["summary"] == f.details["summary"];
       EXPECT_TRUE(found) << f.message;

@@ -52,7 +52,7 @@ TEST(TopoCheck, UnpluggedCableIsMissing) {
   testing::unplug(b.fabric, b.at("leaf1", 3));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "missing");
+  EXPECT_EQ(fs[0].kind, FindingKind::Missing);
   EXPECT_EQ(fs[0].severity, Severity::Error);
   EXPECT_TRUE(names_port(fs[0], "leaf1", 3));
   EXPECT_TRUE(names_port(fs[0], "spine1", 1));
@@ -65,7 +65,7 @@ TEST(TopoCheck, UnplannedCableIsExtra) {
   b.fabric.connect(b.at("leaf1", 5), b.at("spine2", 5));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "extra");
+  EXPECT_EQ(fs[0].kind, FindingKind::Extra);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
   EXPECT_TRUE(names_port(fs[0], "leaf1", 5));
   EXPECT_TRUE(names_port(fs[0], "spine2", 5));
@@ -77,7 +77,7 @@ TEST(TopoCheck, CableOnWrongSpineIsMiswired) {
   testing::move_plug(b.fabric, b.at("spine1", 1), b.at("spine2", 7));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "miswired");
+  EXPECT_EQ(fs[0].kind, FindingKind::Miswired);
   EXPECT_EQ(fs[0].message, "planned leaf1[3] - spine1[1], found leaf1[3] - spine2[7], spine1[1] unconnected");
   EXPECT_TRUE(names_port(fs[0], "spine2", 7));
 }
@@ -88,7 +88,7 @@ TEST(TopoCheck, TwoCablesSwappedOnALeafAreOneFinding) {
   testing::swap_peers(b.fabric, b.at("leaf1", 1), b.at("leaf1", 2));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "swapped");
+  EXPECT_EQ(fs[0].kind, FindingKind::Swapped);
   for (auto [n, p] :
        std::vector<std::pair<std::string, int>>{{"leaf1", 1}, {"leaf1", 2}, {"h1 mlx5_0", 1}, {"h2 mlx5_0", 1}})
     EXPECT_TRUE(names_port(fs[0], n, p)) << n;
@@ -101,7 +101,7 @@ TEST(TopoCheck, CrossedUplinksBetweenTwoSwitchesAreSwapped) {
   testing::swap_peers(b.fabric, b.at("a", 1), b.at("a", 2));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "swapped");
+  EXPECT_EQ(fs[0].kind, FindingKind::Swapped);
 }
 
 TEST(TopoCheck, ThreeWayRotationIsMiswiredNotSwapped) {
@@ -125,7 +125,7 @@ TEST(TopoCheck, LinkAt1xIsDegradedBelowThePlan) {
   for (auto p : {b.at("leaf1", 3), b.at("spine1", 1)}) b.fabric.port(p).active.width = Width::X1;
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "degraded");
+  EXPECT_EQ(fs[0].kind, FindingKind::Degraded);
   EXPECT_EQ(fs[0].severity, Severity::Error);
   EXPECT_EQ(fs[0].message, "leaf1[3] - spine1[1] runs at 1xHDR, planned 4xHDR");
 }
@@ -139,7 +139,7 @@ TEST(TopoCheck, WithoutPlannedRateDegradedMeansBelowBothEnds) {
   b.fabric.port(b.at("leaf1", 4)).supported = {Width::X4, Speed::NDR};
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "degraded");
+  EXPECT_EQ(fs[0].kind, FindingKind::Degraded);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
   EXPECT_EQ(fs[0].message, "leaf2[4] - spine2[2] runs at 4xEDR, both ends support 4xHDR");
   check::CheckOptions quiet;
@@ -154,7 +154,7 @@ TEST(TopoCheck, PlannedLinkUpButNotActiveIsPortNotActive) {
     b.fabric.port(b.at("leaf2", 3)).state = state;
     auto fs = check::check_wiring(b.fabric, plan);
     ASSERT_EQ(fs.size(), 1u);
-    EXPECT_EQ(fs[0].kind, "port_not_active");
+    EXPECT_EQ(fs[0].kind, FindingKind::PortNotActive);
     EXPECT_EQ(fs[0].severity, Severity::Warning);
     EXPECT_TRUE(names_port(fs[0], "leaf2", 3));
     EXPECT_NE(fs[0].message.find(std::string("leaf2[3] ") + to_string(state) + "/LinkUp"), std::string::npos)
@@ -172,7 +172,7 @@ TEST(TopoCheck, PlannedLinkPhysicallyDownIsPortDown) {
     b.fabric.port(b.at("leaf2", 3)).phys = phys;
     auto fs = check::check_wiring(b.fabric, plan);
     ASSERT_EQ(fs.size(), 1u);
-    EXPECT_EQ(fs[0].kind, "port_down");
+    EXPECT_EQ(fs[0].kind, FindingKind::PortDown);
     EXPECT_EQ(fs[0].severity, Severity::Error);
     EXPECT_NE(fs[0].message.find(std::string("leaf2[3] ") + to_string(state) + "/" + to_string(phys)),
               std::string::npos)
@@ -192,7 +192,7 @@ TEST(TopoCheck, FabricWithoutSubnetManagerIsOneNoSmFinding) {
   testing::deactivate(b.fabric, all_nodes(b.fabric));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "no_sm");
+  EXPECT_EQ(fs[0].kind, FindingKind::NoSm);
   EXPECT_EQ(fs[0].severity, Severity::Error);
   EXPECT_EQ(exit_code_for(fs), 1);
   EXPECT_EQ(fs[0].message,
@@ -236,7 +236,7 @@ TEST(TopoCheck, DisabledPortsArePortDownNotMissing) {
   b.fabric.port(b.at("leaf2", 4)).phys = PhysState::Disabled;
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "port_down");
+  EXPECT_EQ(fs[0].kind, FindingKind::PortDown);
 }
 
 TEST(TopoCheck, HostNotInThePlanIsUnknownNode) {
@@ -246,7 +246,7 @@ TEST(TopoCheck, HostNotInThePlanIsUnknownNode) {
   b.fabric.connect({x, 1}, b.at("leaf1", 6));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].kind, "unknown_node");
+  EXPECT_EQ(fs[0].kind, FindingKind::UnknownNode);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
   EXPECT_TRUE(names_port(fs[0], "h9 mlx5_0", 0));
   EXPECT_TRUE(names_port(fs[0], "leaf1", 6));
@@ -259,7 +259,7 @@ TEST(TopoCheck, AbsentHostIsMissingNode) {
   auto b = build_fabric(plan, o);
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "missing_node");
+  EXPECT_EQ(fs[0].kind, FindingKind::MissingNode);
   EXPECT_TRUE(names_port(fs[0], "h3 mlx5_0", 0));
   EXPECT_TRUE(names_port(fs[0], "leaf2", 1));
   EXPECT_NE(fs[0].message.find("leaf2[1] is unconnected"), std::string::npos) << fs[0].message;
@@ -286,7 +286,7 @@ TEST(TopoCheck, DuplicateGuidIsCritical) {
   auto k = kinds(fs);
   EXPECT_EQ(k["duplicate_guid"], 1);
   for (const auto& f : fs)
-    if (f.kind == "duplicate_guid") {
+    if (f.kind == FindingKind::DuplicateGuid) {
       EXPECT_EQ(f.severity, Severity::Critical);
       EXPECT_TRUE(names_port(f, "h1 mlx5_0", 0));
       EXPECT_TRUE(names_port(f, "h1 clone", 0));
@@ -300,7 +300,7 @@ TEST(TopoCheck, TwoNodesWithOnePlannedNameAreDuplicateName) {
   b.fabric.connect({x, 1}, b.at("leaf2", 6));
   auto fs = check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "duplicate_name");
+  EXPECT_EQ(fs[0].kind, FindingKind::DuplicateName);
   // Both are shown with their GUIDs so the site can tell them apart.
   EXPECT_TRUE(names_port(fs[0], "h1 mlx5_0 (0x0000000000007777)", 0));
 }
@@ -320,7 +320,7 @@ TEST(TopoCheck, CutUplinksSplitTheFabricIntoTwoIslands) {
   EXPECT_EQ(k["split"], 1);
   EXPECT_EQ(k["missing"], 2);
   for (const auto& f : fs)
-    if (f.kind == "split") {
+    if (f.kind == FindingKind::Split) {
       EXPECT_EQ(f.severity, Severity::Critical);
       ASSERT_EQ(f.details["islands"].size(), 2u);
       EXPECT_EQ(f.details["islands"][0]["summary"], "1 leaf, 2 spine, 2 HCAs");
@@ -340,7 +340,7 @@ TEST(TopoCheck, SplitFabricWithSmInOneIslandIsSplitAndOneNoSm) {
   auto fs = check::check_wiring(b.fabric, plan);
   EXPECT_EQ(kinds(fs), (std::map<std::string, int>{{"split", 1}, {"missing", 2}, {"no_sm", 1}}));
   for (const auto& f : fs)
-    if (f.kind == "no_sm") {
+    if (f.kind == FindingKind::NoSm) {
       EXPECT_EQ(f.message,
                 "no active subnet manager in an island of the fabric (1 switch, 2 HCAs: 1 leaf, 2 HCAs): 2 of 2 "
                 "cables are up but not activated; start a subnet manager that reaches this island");
@@ -358,7 +358,7 @@ TEST(TopoCheck, NodesBeyondTheVantagePointAreUnreached) {
   for (auto name : {"spine1", "spine2"}) snap.node(*snap.find_name(name)).port(2)->peer_unreached = true;
   auto fs = check::check_wiring(snap, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
-  EXPECT_EQ(fs[0].kind, "unreached");
+  EXPECT_EQ(fs[0].kind, FindingKind::Unreached);
   EXPECT_EQ(fs[0].ports.size(), 3u);
   EXPECT_NE(fs[0].message.find("3 planned nodes not reached from this vantage point (1 leaf, 2 HCAs"),
             std::string::npos)

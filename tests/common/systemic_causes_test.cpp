@@ -48,7 +48,7 @@ struct Tree {
 
 Finding degraded(const std::pair<PortRef, PortRef>& c, const std::string& active = "4xHDR") {
   Finding f;
-  f.kind = "degraded";
+  f.kind = FindingKind::Degraded;
   f.severity = Severity::Error;
   f.message = c.first.node + " - " + c.second.node + " runs at " + active + ", planned 4xNDR";
   f.ports = {c.first, c.second};
@@ -64,7 +64,7 @@ std::vector<Finding> degraded_all(const std::vector<std::pair<PortRef, PortRef>>
 
 std::map<std::string, int> kinds(const std::vector<Finding>& v) {
   std::map<std::string, int> k;
-  for (const auto& f : v) ++k[f.kind];
+  for (const auto& f : v) ++k[to_string(f.kind)];
   return k;
 }
 
@@ -75,7 +75,7 @@ TEST(SystemicCauses, FabricWideRateIsOneFinding) {
   auto out = group_systemic_causes(degraded_all(t.all()), t.scopes);
   ASSERT_EQ(out.size(), 1u);
   const Finding& f = out[0];
-  EXPECT_EQ(f.kind, "systemic");
+  EXPECT_EQ(f.kind, FindingKind::Systemic);
   EXPECT_EQ(f.severity, Severity::Error);
   EXPECT_EQ(f.message,
             "the fabric: all 48 cables run at 4xHDR, the plan says 4xNDR: one cause for the whole fabric (the plan, "
@@ -143,11 +143,11 @@ TEST(SystemicCauses, OtherDifferencesAndOtherFindingsAreKept) {
   std::vector<Finding> in = degraded_all(t.all());
   for (size_t i : {1, 7, 30}) in[i] = degraded(t.all()[i], "1xHDR");
   Finding swapped;
-  swapped.kind = "swapped";
+  swapped.kind = FindingKind::Swapped;
   swapped.ports = {t.hca_cables[3].first, t.hca_cables[3].second, t.hca_cables[4].first, t.hca_cables[4].second};
   in.push_back(swapped);
   Finding node;
-  node.kind = "missing_node";
+  node.kind = FindingKind::MissingNode;
   node.ports = {{"S1", 0}};
   in.push_back(node);
   auto out = group_systemic_causes(in, t.scopes);
@@ -155,7 +155,7 @@ TEST(SystemicCauses, OtherDifferencesAndOtherFindingsAreKept) {
   EXPECT_EQ(kinds(out),
             (std::map<std::string, int>{{"degraded", 3}, {"missing_node", 1}, {"swapped", 1}, {"systemic", 1}}));
   for (const auto& f : out) {
-    if (f.kind == "systemic") {
+    if (f.kind == FindingKind::Systemic) {
       EXPECT_THAT(f.message, StartsWith("the fabric: 45 of 48 cables run "));
     }
   }
@@ -181,7 +181,7 @@ TEST(SystemicCauses, ACableCountsOnceWhateverTheStages) {
     for (const auto& c : t.all())
       if ((c.first.node == "L01" || c.second.node == "L01") && in.size() < static_cast<size_t>(8 * stage)) {
         Finding f;
-        f.kind = "errors_under_load";
+        f.kind = FindingKind::ErrorsUnderLoad;
         f.ports = {c.first, c.second};
         f.details = {{"stage", stage}, {"rise", {{"PortRcvErrors", 10 + stage}}}};
         in.push_back(f);

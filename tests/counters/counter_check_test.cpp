@@ -26,7 +26,7 @@ PortSample port(const std::string& node, int num, uint64_t guid = 0x10) {
 std::vector<Finding> of_kind(const std::vector<Finding>& all, const std::string& kind) {
   std::vector<Finding> out;
   for (const auto& f : all)
-    if (f.kind == kind) out.push_back(f);
+    if (to_string(f.kind) == kind) out.push_back(f);
   return out;
 }
 

@@ -59,7 +59,7 @@ TEST(CounterDelta, ThresholdsApplyToTheRiseNotTheTotal) {
   b.ports = {sample(1, 1, 60005, 0, 0), sample(1, 2, 11, 0, 0)};
   auto findings = check_deltas(b, compute_deltas(a, b), Thresholds::defaults());
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].kind, "errors");
+  EXPECT_EQ(findings[0].kind, FindingKind::Errors);
   EXPECT_EQ(findings[0].ports[0].port, 2);
   EXPECT_EQ(findings[0].details["counters"]["SymbolErrorCounter"]["rise"], 11);
   EXPECT_DOUBLE_EQ(findings[0].details["counters"]["SymbolErrorCounter"]["per_hour"].get<double>(), 11.0);

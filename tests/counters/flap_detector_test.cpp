@@ -76,7 +76,7 @@ TEST(FlapDetector, TwoObservedBouncesFlagOnlyThatLink) {
   }
   auto f = r.detector.findings();
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "flapping");
+  EXPECT_EQ(f[0].kind, FindingKind::Flapping);
   ASSERT_EQ(f[0].ports.size(), 2u);
   EXPECT_EQ(f[0].ports[0], (PortRef{"h1", 1}));
   EXPECT_EQ(f[0].ports[1], (PortRef{"sw", 1}));

@@ -29,7 +29,7 @@ TEST(FirmwareCheck, AGroupOnTwoVersionsIsOneFindingNamingTheNodesBehind) {
   std::vector<Finding> f =
       check_firmware({record("s1", "MT_1", "1.10.0"), record("s2", "MT_1", "1.9.0"), record("s3", "MT_1", "1.10.0")});
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "firmware_mixed");
+  EXPECT_EQ(f[0].kind, FindingKind::FirmwareMixed);
   EXPECT_EQ(f[0].severity, Severity::Warning);
   // 1.9 is older than 1.10: numbers, not text.
   EXPECT_EQ(f[0].message,
@@ -46,11 +46,11 @@ TEST(FirmwareCheck, PinsMakeEveryNodeOffThePinAnError) {
                       record("h1", "MT_2", "1.0", "0x1021"), record("h2", "MT_2", "1.0", "0x1021")},
                      pins);
   ASSERT_EQ(f.size(), 2u);  // in (device, PSID) order
-  EXPECT_EQ(f[0].kind, "firmware_unpinned");
+  EXPECT_EQ(f[0].kind, FindingKind::FirmwareUnpinned);
   EXPECT_EQ(f[0].severity, Severity::Error);
   EXPECT_EQ(f[0].ports.size(), 2u);
   EXPECT_EQ(f[0].details["pinned"], "2.0");
-  EXPECT_EQ(f[1].kind, "firmware_mixed");
+  EXPECT_EQ(f[1].kind, FindingKind::FirmwareMixed);
   EXPECT_EQ(f[1].severity, Severity::Error);
   EXPECT_EQ(f[1].ports, (std::vector<PortRef>{{"s2", 0}}));  // newer than the pin is off it too
   EXPECT_EQ(f[1].message,

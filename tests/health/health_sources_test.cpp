@@ -47,9 +47,9 @@ TEST(HealthSources, NodesAreNamedByMapThenDescriptionThenGuid) {
   EXPECT_EQ(s.files, 2u);
   std::vector<Finding> f = check_health(s, {});
   ASSERT_EQ(f.size(), 2u);
-  EXPECT_EQ(f[0].kind, "firmware_mixed");
+  EXPECT_EQ(f[0].kind, FindingKind::FirmwareMixed);
   EXPECT_EQ(f[0].ports, (std::vector<PortRef>{{"0x0000000000000003", 0}, {"lab switch", 0}, {"spine1", 0}}));
-  EXPECT_EQ(f[1].kind, "module_hot");
+  EXPECT_EQ(f[1].kind, FindingKind::ModuleHot);
   EXPECT_EQ(f[1].ports, (std::vector<PortRef>{{"0x0000000000000004", 3}}));
 
   topo::NodeNameMap map = topo::NodeNameMap::parse("0x4 \"leaf9\"\n0x1 \"spine-a\"\n", "map");
@@ -68,9 +68,9 @@ TEST(HealthSources, ASwitchInBothIbdiagnetAndIbswinfoIsJudgedOnceButItsFanStillC
              "firmware version | 31.2012.1068\ntemperature (C) | 50\nfan status | ERROR\n");
   std::vector<Finding> f = check_health(s, {});
   ASSERT_EQ(f.size(), 2u);
-  EXPECT_EQ(f[0].kind, "firmware_mixed");
+  EXPECT_EQ(f[0].kind, FindingKind::FirmwareMixed);
   EXPECT_EQ(f[0].details["versions"][0]["count"], 3);  // ibdiagnet's 1024, not ibswinfo's 1068
-  EXPECT_EQ(f[1].kind, "switch_fan");
+  EXPECT_EQ(f[1].kind, FindingKind::SwitchFan);
   EXPECT_EQ(f[1].ports, (std::vector<PortRef>{{"0x0000000000000003", 0}}));
 }
 

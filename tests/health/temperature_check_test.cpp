@@ -30,7 +30,7 @@ TEST(TemperatureCheck, AFewHotSwitchesAreTheirOwnFindings) {
   std::vector<SwitchTemperature> s = {{"a", 50}, {"b", 72}, {"c", 101}, {"d", 55}};
   std::vector<Finding> f = check_temperatures(s, {});
   ASSERT_EQ(f.size(), 2u);
-  EXPECT_EQ(f[0].kind, "switch_hot");
+  EXPECT_EQ(f[0].kind, FindingKind::SwitchHot);
   EXPECT_EQ(f[0].severity, Severity::Warning);
   EXPECT_EQ(f[0].message, "b: ASIC at 72 C (hot at 70 C)");
   EXPECT_EQ(f[1].severity, Severity::Error);
@@ -42,7 +42,7 @@ TEST(TemperatureCheck, MostSwitchesHotIsOneCoolingFinding) {
   for (int i = 0; i < 320; ++i) s.push_back({"sw" + std::to_string(i), i < 280 ? 71.0 + i % 8 : 60.0});
   std::vector<Finding> f = check_temperatures(s, {});
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "switches_hot");
+  EXPECT_EQ(f[0].kind, FindingKind::SwitchesHot);
   EXPECT_EQ(f[0].message, "280 of 320 switches at 71-78 C: cooling (air recirculating between switches), not cables");
   EXPECT_EQ(f[0].details["each"].size(), 280u);
   // Fewer than 8 is never "most", however small the fabric.
@@ -56,7 +56,7 @@ TEST(TemperatureCheck, ModulesAgainstTheirOwnThresholds) {
                              {{"sw1", 8}, module(90, std::nullopt)}};  // no threshold: not judged
   std::vector<Finding> f = check_temperatures({}, m);
   ASSERT_EQ(f.size(), 2u);
-  EXPECT_EQ(f[0].kind, "module_hot");
+  EXPECT_EQ(f[0].kind, FindingKind::ModuleHot);
   EXPECT_EQ(f[0].severity, Severity::Error);
   EXPECT_EQ(f[0].message, "sw1 port 5: module FS OSFP-SR8-800G SN G1 at 81 C, its own alarm threshold 80 C");
   EXPECT_EQ(f[0].ports, (std::vector<PortRef>{{"sw1", 5}}));
@@ -111,7 +111,7 @@ TEST_F(TemperatureCapture, AHotRoomIsOneFindingNotOnePerSwitch) {
   for (auto& row : temps.rows) row[col] = std::to_string(std::stoi(row[col]) + 25);
   std::vector<Finding> f = check_temperatures(c.switches(), c.modules());
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "switches_hot");
+  EXPECT_EQ(f[0].kind, FindingKind::SwitchesHot);
   EXPECT_EQ(f[0].details["count"], 9);
   // The capture's switches read 46-62 C (TEMP_SENSING of its 9 NodeType 2 GUIDs).
   EXPECT_EQ(f[0].message, "9 of 9 switches at 71-87 C: cooling (air recirculating between switches), not cables");
@@ -123,7 +123,7 @@ TEST_F(TemperatureCapture, OneHotModuleIsItsCablesFinding) {
   hot.temperature_c = 83;
   std::vector<Finding> f = check_temperatures(c.switches(), c.modules());
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "module_hot");
+  EXPECT_EQ(f[0].kind, FindingKind::ModuleHot);
   EXPECT_EQ(f[0].ports, (std::vector<PortRef>{{std::to_string(0xb0cf0e0300e5b940u), 1}}));
   EXPECT_NE(f[0].message.find("module FS OSFP-SR8-800G SN G2430283435 at 83 C, its own alarm threshold 80 C"),
             std::string::npos);

@@ -50,14 +50,14 @@ class HostCheck : public ::testing::Test {
     std::vector<std::string> out;
     for (const auto& f : r.findings)
       if (f.severity >= Severity::Warning)
-        out.push_back(f.kind + "@" + (f.ports.empty() ? std::string() : f.ports.front().node));
+        out.push_back(to_string(f.kind) + std::string("@") + (f.ports.empty() ? std::string() : f.ports.front().node));
     return out;
   }
 
   static const Finding& only(const HostReport& r, const std::string& kind) {
     const Finding* found = nullptr;
     for (const auto& f : r.findings)
-      if (f.kind == kind) {
+      if (to_string(f.kind) == kind) {
         EXPECT_EQ(found, nullptr) << "more than one " << kind;
         found = &f;
       }
@@ -260,7 +260,7 @@ TEST_F(HostCheck, KernelLogLinesOnThePathsAreErrorsOthersInfo) {
   EXPECT_EQ(problems(r), std::vector<std::string>{"pcie_limited_at_boot@" + hca_bdf(3) + " mlx5_3"});
   int info = 0;
   for (const auto& f : r.findings)
-    if (f.kind == "pcie_limited_at_boot" && f.severity == Severity::Info) {
+    if (f.kind == FindingKind::PcieLimitedAtBoot && f.severity == Severity::Info) {
       ++info;
       EXPECT_EQ(f.ports.front().node, "0000:02:00.0");
     }
@@ -344,12 +344,12 @@ TEST(HostCheckLive, RealSysfs) {
   o.dmabuf_probe = probe_dmabuf_verbs;
   HostReport r = check_host(o);
   if (!r.nothing_to_check()) GTEST_SKIP() << "this machine has GPUs or HCAs";
-  ASSERT_EQ(r.findings.front().kind, "nothing_to_check");
+  ASSERT_EQ(r.findings.front().kind, FindingKind::NothingToCheck);
   EXPECT_EQ(exit_code_for(r.findings), kExitOk);
   EXPECT_TRUE(r.pairing.empty());
   // The live kernel log is read, or its absence is said as an info finding.
   bool kmsg_unreadable = false;
-  for (const auto& f : r.findings) kmsg_unreadable |= f.kind == "kmsg_unreadable";
+  for (const auto& f : r.findings) kmsg_unreadable |= f.kind == FindingKind::KmsgUnreadable;
   EXPECT_TRUE(r.inventory.kmsg_note == "read /dev/kmsg" || kmsg_unreadable) << r.inventory.kmsg_note;
   EXPECT_EQ(r.inventory.dmabuf_note, "not probed: no HCA");
 }

@@ -45,7 +45,7 @@ TEST(ProcessLimits, BelowThePlannedPinningIsAnError) {
   e.pinned_bytes = 64ull << 20;
   const auto f = check_memlock(with_memlock(8ull << 20), e);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "memlock_low");
+  EXPECT_EQ(f[0].kind, FindingKind::MemlockLow);
   EXPECT_EQ(f[0].severity, Severity::Error);
   EXPECT_NE(f[0].message.find("RLIMIT_MEMLOCK is 8192 KiB (ulimit -l)"), std::string::npos) << f[0].message;
   EXPECT_NE(f[0].message.find("pins at least 64 MiB"), std::string::npos) << f[0].message;
@@ -72,8 +72,8 @@ TEST(ProcessLimits, UnlimitedCapableOrUnreadIsFine) {
 
 TEST(ProcessLimits, TheHostCheckReportsIt) {
   const HostReport r = evaluate(with_memlock(64 << 10), Expectations{});
-  EXPECT_TRUE(
-      std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.kind == "memlock_low"; }));
+  EXPECT_TRUE(std::any_of(r.findings.begin(), r.findings.end(),
+                          [](const Finding& f) { return f.kind == FindingKind::MemlockLow; }));
 }
 
 }  // namespace

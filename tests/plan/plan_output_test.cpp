@@ -19,14 +19,17 @@ TEST(Endpoints, ParsesRanksAndGuids) {
 
 TEST(Endpoints, FromABurnsResults) {
   auto t = fixture::make_fat_tree(2, 2, 2);
-  const std::string header = R"({"type":"run","endpoints":[{"host":"a","port_guid":"0x0000000000004002"},)"
-                             R"({"host":"b","port_guid":"0x0000000000004000"}]})";
+  // Endpoints as the burn writes them (results.jsonl is read strictly: burn::read_run_endpoints).
+  const std::string ep = R"("address":"","link_layer":"InfiniBand","rate_gbps":400,"gpu":-1)";
+  const std::string header = R"({"type":"run","endpoints":[{"host":"a","endpoint":"mlx5_0:1",)" + ep +
+                             R"(,"port_guid":"0x0000000000004002"},{"host":"b","endpoint":"mlx5_0:1",)" + ep +
+                             R"(,"port_guid":"0x0000000000004000"}]})";
   auto eps = parse_endpoints(header + "\n{\"type\":\"stage\"}\n", "run/results.jsonl", t.fabric);
   ASSERT_EQ(eps.size(), 2u);
   EXPECT_EQ(eps[0].node, t.hosts[2]);
   EXPECT_EQ(eps[1].node, t.hosts[0]);
   try {
-    parse_endpoints(R"({"type":"run","endpoints":[{"host":"a","endpoint":"eth0"}]})", "r.jsonl", t.fabric);
+    parse_endpoints(R"({"type":"run","endpoints":[{"host":"a","endpoint":"eth0",)" + ep + "}]}", "r.jsonl", t.fabric);
     FAIL();
   } catch (const ibburn::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("rank 0 (a eth0) has no port GUID"), std::string::npos) << e.what();

@@ -61,7 +61,7 @@ TEST_F(PlanRun, SimulationWithADegradedCableNamesItAndExitsOne) {
 
 TEST_F(PlanRun, SimulatedBurnWritesItsRunDirectory) {
   burn::BurnOptions o;
-  o.transport = "sim";
+  o.transport = burn::TransportKind::Sim;
   o.out_dir = dir_ + "/run";
   o.quiet = true;
   o.duration = std::chrono::milliseconds(10);
@@ -73,7 +73,7 @@ TEST_F(PlanRun, SimulatedBurnWritesItsRunDirectory) {
 
 TEST_F(PlanRun, OptionsThatDoNotFitTheTransportAreUsageErrors) {
   burn::BurnOptions o;
-  o.transport = "tcp";
+  o.transport = burn::TransportKind::Tcp;
   BurnRouteOptions r;
   r.routes = routes_;
   r.degrade = {"leaf0[1]=0.5"};

@@ -7,6 +7,22 @@
 using namespace ibburn::plan;
 
 namespace {
+// Each edge's load (fraction of capacity) in one stage, recomputed here from the routes, with
+// every flow at its endpoints' line rate: the planner's own bookkeeping is not the oracle.
+std::vector<double> stage_loads(const CableIndex& cables, const Router& r,
+                                const std::vector<ibburn::topo::PortEnd>& eps, const std::vector<PlannedFlow>& flows) {
+  std::vector<double> load(cables.size(), 0.0);
+  PathShares path;
+  for (const auto& f : flows) {
+    const double rate = std::min(cables.edge(cables.out_edge(eps[f.src])).capacity_gbps,
+                                 cables.edge(cables.out_edge(eps[f.dst])).capacity_gbps);
+    path.clear();
+    r.route(eps[f.src], eps[f.dst], path);
+    for (auto [e, share] : path) load[e] += share * rate / cables.edge(e).capacity_gbps;
+  }
+  return load;
+}
+
 void expect_full_cover(const PlanResult& p, const CableIndex& cables, const Router& r,
                        const std::vector<ibburn::topo::PortEnd>& eps) {
   EXPECT_EQ(p.covered, cables.size());

@@ -42,7 +42,7 @@ class SimulatedBurnTest : public ::testing::Test {
     run_.routes = model_;
     run_.endpoints = all_hca_ports(model_->fabric);
     run_.plan = to_burn_plan(make_plan(model_->fabric, *model_->cables, *model_->router, run_.endpoints, {}), "t");
-    o_.transport = "sim";
+    o_.transport = burn::TransportKind::Sim;
     o_.out_dir = dir_;
     o_.quiet = true;
     o_.duration = std::chrono::milliseconds(10);  // wall-clock time per stage

@@ -119,12 +119,12 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   const auto& uplink = d.wiring.cables[5000];
   run.counters = nlohmann::json{{"ports", nlohmann::json::array()}, {"findings", nlohmann::json::array()}};
   run.counters->at("findings")
-      .push_back(to_json(Finding{"errors",
+      .push_back(to_json(Finding{FindingKind::Errors,
                                  Severity::Error,
                                  "SymbolErrorCounter 40",
                                  {{hca_cable.b.node, hca_cable.b.port}, {hca_cable.a.node, hca_cable.a.port}},
                                  {}}));
-  run.topo = std::vector<Finding>{{"miswired",
+  run.topo = std::vector<Finding>{{FindingKind::Miswired,
                                    Severity::Error,
                                    "found elsewhere",
                                    {{uplink.a.node, uplink.a.port}, {uplink.b.node, uplink.b.port}},

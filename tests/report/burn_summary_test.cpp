@@ -80,11 +80,14 @@ TEST(ReportBurnSummary, TypedDocumentRoundTrips) {
                     true,
                     {false,
                      "sysfs unreadable",
-                     {{"pcie_degraded", Severity::Error, "mlx5_3 at x8", {{"gpu009", 0}}, {{"width", 8}}}},
+                     {{FindingKind::PcieDegraded, Severity::Error, "mlx5_3 at x8", {{"gpu009", 0}}, {{"width", 8}}}},
                      nlohmann::json::array({{{"gpu", "0000:1b:00.0"}, {"hca", "mlx5_0"}}})}}};
   // `ibburn run`'s part.
-  s.findings = std::vector<Finding>{
-      {"errors_under_load", Severity::Error, "leaf1[6] under load", {{"leaf1", 6}, {"spine1", 2}}, {{"stage", 1}}}};
+  s.findings = std::vector<Finding>{{FindingKind::ErrorsUnderLoad,
+                                     Severity::Error,
+                                     "leaf1[6] under load",
+                                     {{"leaf1", 6}, {"spine1", 2}},
+                                     {{"stage", 1}}}};
   s.job = burn::JobRecord{
       "complete",
       {{"topo", 0.5, "ok"}, {"burn", 60.0, "findings"}},
@@ -115,6 +118,23 @@ TEST(ReportBurnSummary, RenamedFieldIsRefusedWithItsPlace) {
     FAIL() << "accepted a string stages_run";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "s.json: stages_run: wrong type (string)");
+  }
+}
+
+// The document says which schema it follows: one from before the version was written holds the
+// same fields and is read; a version this ibburn does not know is refused, naming it.
+TEST(ReportBurnSummary, SchemaVersionIsReadOrRefusedByName) {
+  nlohmann::json j = burn::to_json(written_by_the_burn().doc);
+  EXPECT_EQ(j.at("schema_version"), burn::kSummarySchemaVersion);
+  j.erase("schema_version");
+  EXPECT_EQ(burn::summary_from_json(j, "old/summary.json").stages_run, written_by_the_burn().doc.stages_run);
+  j["schema_version"] = 2;
+  try {
+    burn::summary_from_json(j, "new/summary.json");
+    FAIL() << "accepted schema version 2";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "new/summary.json: schema_version: summary schema version 2, this ibburn reads version 1");
+    EXPECT_EQ(e.code(), kExitInput);
   }
 }
 

@@ -39,8 +39,8 @@ TEST(ReportFabricMap, TiersByDistanceFromHcas) {
 
 TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
   RunData run;
-  run.topo = std::vector<Finding>{{"miswired", Severity::Error, "", {{"leaf2", 5}, {"spine1", 3}}, {}},
-                                  {"missing", Severity::Error, "", {{"leaf2", 6}, {"spine1", 4}}, {}}};
+  run.topo = std::vector<Finding>{{FindingKind::Miswired, Severity::Error, "", {{"leaf2", 5}, {"spine1", 3}}, {}},
+                                  {FindingKind::Missing, Severity::Error, "", {{"leaf2", 6}, {"spine1", 4}}, {}}};
   run.counters = nlohmann::json::parse(R"({"ports":[],"findings":[{"kind":"errors","severity":"error","message":"",
       "ports":[{"node":"leaf1","port":2},{"node":"gpu002 mlx5_0","port":1}]}]})");
   run.burn.emplace();
@@ -94,7 +94,7 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
 TEST(ReportHtml, EscapesAndHasVerdictFirst) {
   EXPECT_EQ(html_escape(R"(<a href="x">&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
   RunData run;
-  run.topo = std::vector<Finding>{{"missing", Severity::Error, "<script>alert(1)</script>", {}, {}}};
+  run.topo = std::vector<Finding>{{FindingKind::Missing, Severity::Error, "<script>alert(1)</script>", {}, {}}};
   const auto f = small_fabric();
   const std::string html = html_report(run, &f, "t");
   EXPECT_EQ(html.find("<script>alert"), std::string::npos);
@@ -109,7 +109,8 @@ TEST(ReportHtml, BurnSuspectsAndPreflightAreShown) {
   run.burn.emplace();
   run.burn->pass = false;
   run.burn->suspects = {{"leaf1[6] -> spine1[2]", "leaf1[6]", "spine1[2]", 1.0, 3, 0, {}}};
-  run.burn->host_checks = {{"gpu009", true, {false, {}, {{"pcie_degraded", Severity::Error, "mlx5_3 at x8", {}, {}}}}}};
+  run.burn->host_checks = {
+      {"gpu009", true, {false, {}, {{FindingKind::PcieDegraded, Severity::Error, "mlx5_3 at x8", {}, {}}}}}};
   const std::string html = html_report(run, nullptr, "t");
   EXPECT_NE(html.find("Suspect cables (1)"), std::string::npos);
   EXPECT_NE(html.find("leaf1[6] -&gt; spine1[2]"), std::string::npos);

@@ -60,7 +60,7 @@ TEST(ReportHistory, BurnSuspectsAndPreflightAreObservations) {
   RunData run = run_with({}, false);
   run.burn->suspects = {{"leaf1[2] -> gpu002 mlx5_0[1]", "leaf1[2]", "gpu002 mlx5_0[1]", 1.0, 1, 0, {}},
                         {"leaf1[1] -> gpu001 mlx5_0[1]", "leaf1[1]", "gpu001 mlx5_0[1]", 0.25, 1, 0, {}}};
-  run.burn->host_checks = {{"gpu004", true, {false, {}, {{"pcie_degraded", Severity::Error, "x8", {}, {}}}}}};
+  run.burn->host_checks = {{"gpu004", true, {false, {}, {{FindingKind::PcieDegraded, Severity::Error, "x8", {}, {}}}}}};
   int suspect = 0, preflight = 0;
   for (const auto& o : observations(run)) {
     if (o.kind == "suspect_cable") {

@@ -40,9 +40,9 @@ TEST(ReportPrometheus, BurnRatesAndVerdicts) {
 
 TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
   RunData run;
-  run.topo = std::vector<Finding>{{"missing", Severity::Error, "m1", {}, {}},
-                                  {"missing", Severity::Error, "m2", {}, {}},
-                                  {"split", Severity::Critical, "s", {}, {}}};
+  run.topo = std::vector<Finding>{{FindingKind::Missing, Severity::Error, "m1", {}, {}},
+                                  {FindingKind::Missing, Severity::Error, "m2", {}, {}},
+                                  {FindingKind::Split, Severity::Critical, "s", {}, {}}};
   run.counters = nlohmann::json::parse(
       R"({"ports":[{"node":"leaf\\1","port":3,"counters":{"SymbolErrorCounter":12,"PortXmitWait":0}}],
     "findings":[{"kind":"errors","severity":"error","message":"x","ports":[{"node":"leaf\\1","port":3}]}]})");

@@ -33,7 +33,7 @@ class ReportRun : public ::testing::Test {
     fabric_ = dir_ + "/fabric.json";
     topo::save_fabric_file(f, fabric_);
     burn::BurnOptions o;
-    o.transport = "sim";
+    o.transport = burn::TransportKind::Sim;
     o.out_dir = dir_ + "/run";
     o.quiet = true;
     o.duration = std::chrono::milliseconds(10);

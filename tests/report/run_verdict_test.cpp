@@ -17,14 +17,14 @@ RunData job_run(bool complete, bool interrupted) {
   run.burn->stages_planned = 2;
   run.burn->stages_run = 1;
   run.burn->pass = false;
-  run.burn->findings = std::vector<Finding>{{"slow_flow", Severity::Error, "stage 1 flow 0", {}, {}},
-                                            {"errors_under_load", Severity::Error, "leaf1[2]", {}, {}}};
+  run.burn->findings = std::vector<Finding>{{FindingKind::SlowFlow, Severity::Error, "stage 1 flow 0", {}, {}},
+                                            {FindingKind::ErrorsUnderLoad, Severity::Error, "leaf1[2]", {}, {}}};
   run.burn->job = burn::JobRecord{"running", {}, std::nullopt};
   // What the job's list already holds, in the files the report also reads.
   run.topo = std::vector<Finding>{};
-  run.counters =
-      nlohmann::json{{"ports", nlohmann::json::array()},
-                     {"findings", {to_json(Finding{"errors_under_load", Severity::Error, "leaf1[2]", {}, {}})}}};
+  run.counters = nlohmann::json{
+      {"ports", nlohmann::json::array()},
+      {"findings", {to_json(Finding{FindingKind::ErrorsUnderLoad, Severity::Error, "leaf1[2]", {}, {}})}}};
   return run;
 }
 }  // namespace
@@ -62,7 +62,7 @@ TEST(ReportRunVerdict, RunFilesWithoutASummaryAreIncomplete) {
   // Check commands' files alone (no burn, no job began) are judged on their findings.
   run.began = false;
   EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Pass);
-  run.topo->push_back({"missing", Severity::Error, "m", {}, {}});
+  run.topo->push_back({FindingKind::Missing, Severity::Error, "m", {}, {}});
   EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Fail);
 }
 

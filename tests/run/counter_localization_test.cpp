@@ -67,13 +67,13 @@ TEST_F(CounterLocalizationTest, TheModelsCountersNameTheSlowCableOnceAndExplainI
   loc.add_stage(counters::compute_deltas(before, after), 1);
   const auto found = loc.findings();
   ASSERT_EQ(found.size(), 1u);  // both directions of the cable are one finding
-  EXPECT_EQ(found[0].kind, "suspect_cable");
+  EXPECT_EQ(found[0].kind, FindingKind::SuspectCable);
   EXPECT_EQ(found[0].severity, Severity::Error);
   EXPECT_EQ(found[0].details["source"], "port counters");
   const std::set<plan::EdgeId> both{bad_, m_.cables->reverse(bad_)};
   EXPECT_EQ(loc.named(), both);
   Finding own, other;
-  own.kind = other.kind = "not_exercised";
+  own.kind = other.kind = FindingKind::NotExercised;
   own.ports = {{"spine0", 1}, {"leaf0", 5}};
   other.ports = {{"leaf1", 5}, {"spine0", 3}};
   std::vector<Finding> coverage{own, other};

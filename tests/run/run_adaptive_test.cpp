@@ -35,7 +35,7 @@ class RunAdaptive : public ::testing::Test {
     write_file_atomic(net, wiring::to_ibsim_netfile(*design));
     write_file_atomic(csv, wiring::to_csv(design->wiring));
     run::RunOptions o;
-    o.burn.transport = "sim";
+    o.burn.transport = burn::TransportKind::Sim;
     o.burn.duration = std::chrono::milliseconds(1);
     o.burn.out_dir = out;
     o.burn.quiet = true;

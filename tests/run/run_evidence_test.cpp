@@ -55,7 +55,7 @@ TEST(ErrorsUnderLoad, SymbolErrorsAboveTheRateNameBothEndsWithTheBitsMoved) {
                                                       {Counter::PortXmitData, {0, 1}}});
   auto f = errors_under_load(w.deltas(), {}, 1);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "errors_under_load");
+  EXPECT_EQ(f[0].kind, FindingKind::ErrorsUnderLoad);
   EXPECT_EQ(f[0].ports, (std::vector<PortRef>{{"leaf01", 5}, {"spine01", 1}}));
   EXPECT_DOUBLE_EQ(f[0].details["symbol_errors_per_bit"].get<double>(), 5e-12);
   EXPECT_DOUBLE_EQ(f[0].details["bits_received"].get<double>(), 1e12);
@@ -118,7 +118,7 @@ TEST_F(Coverage, ExpectedBytesFollowTheRouteAndShortCablesAreNotExercised) {
   seen[short_edge] = 0.5e9;
   auto f = coverage_findings(m_, expected, seen, 0.8, 0.01, 1);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "not_exercised");
+  EXPECT_EQ(f[0].kind, FindingKind::NotExercised);
   EXPECT_EQ(f[0].details["seen_octets"], 0.5e9);
   // A light load (under a tenth of what the cable carries in the window) is not judged.
   EXPECT_TRUE(coverage_findings(m_, expected, seen, 0.8, 100, 1).empty());
@@ -148,15 +148,19 @@ TEST_F(Coverage, SeenBytesComeFromTheSwitchSideOfEachCable) {
 
 TEST(ServiceActions, HostsAndCablesFromEveryKindOfEvidence) {
   std::vector<Finding> findings = {
-      {"errors_under_load", Severity::Error, "host002 cable errors", {{"host002 mlx5_0", 1}, {"leaf01", 2}}, {}},
-      {"errors_under_load",
+      {FindingKind::ErrorsUnderLoad,
+       Severity::Error,
+       "host002 cable errors",
+       {{"host002 mlx5_0", 1}, {"leaf01", 2}},
+       {}},
+      {FindingKind::ErrorsUnderLoad,
        Severity::Error,
        "leaf01[5] link went down",
        {{"leaf01", 5}, {"spine01", 1}},
        {{"rise", {{"LinkDownedCounter", 1}}}}},
-      {"swapped", Severity::Error, "exchange plugs", {{"leaf02", 1}, {"host003 mlx5_0", 1}}, {}},
-      {"suspect_cable", Severity::Warning, "ambiguous", {{"leaf02", 6}, {"spine02", 2}}, {}},
-      {"not_exercised", Severity::Error, "routes differ", {{"host004 mlx5_0", 1}, {"leaf02", 4}}, {}},
+      {FindingKind::Swapped, Severity::Error, "exchange plugs", {{"leaf02", 1}, {"host003 mlx5_0", 1}}, {}},
+      {FindingKind::SuspectCable, Severity::Warning, "ambiguous", {{"leaf02", 6}, {"spine02", 2}}, {}},
+      {FindingKind::NotExercised, Severity::Error, "routes differ", {{"host004 mlx5_0", 1}, {"leaf02", 4}}, {}},
   };
   burn::BurnSummary burn;
   burn::EndpointRecord slow;
@@ -188,8 +192,8 @@ TEST(ServiceActions, HostsAndCablesFromEveryKindOfEvidence) {
 
 TEST(ServiceActions, ACableThatWentDownIsReplacedASwitchThatDroppedOutIsNoCable) {
   const std::vector<Finding> findings = {
-      {"link_down", Severity::Error, "went down", {{"host002 mlx5_0", 1}, {"leaf01", 2}}, {}},
-      {"switch_dropped", Severity::Error, "spine01 dropped out", {{"spine01", 0}}, {}},
+      {FindingKind::LinkDown, Severity::Error, "went down", {{"host002 mlx5_0", 1}, {"leaf01", 2}}, {}},
+      {FindingKind::SwitchDropped, Severity::Error, "spine01 dropped out", {{"spine01", 0}}, {}},
   };
   const auto cables = cables_to_service(findings, nullptr, {});
   ASSERT_EQ(cables.size(), 1u);

@@ -81,7 +81,7 @@ TEST(TopologyWatch, ASwitchThatDroppedOutIsOneFindingWithItsCables) {
   now.at("leaf01", 3).counters.set(Counter::LinkDownedCounter, 1, 8);
   ASSERT_EQ(w.compare(now.snap, 1), 1u);
   const Finding& f = w.findings()[0];
-  EXPECT_EQ(f.kind, "switch_dropped");
+  EXPECT_EQ(f.kind, FindingKind::SwitchDropped);
   EXPECT_EQ(f.severity, Severity::Error);
   EXPECT_EQ(f.message, "spine01 dropped out during stage 1: 2 cables down");
   EXPECT_EQ(f.ports, (std::vector<PortRef>{{"spine01", 0}}));
@@ -90,11 +90,11 @@ TEST(TopologyWatch, ASwitchThatDroppedOutIsOneFindingWithItsCables) {
   EXPECT_EQ(f.details["error"], "PortCounters: timeout");
   // The far ends' LinkDownedCounter rising under load is that switch's doing.
   std::vector<Finding> errors(1);
-  errors[0].kind = "errors_under_load";
+  errors[0].kind = FindingKind::ErrorsUnderLoad;
   errors[0].message = "leaf01[3] LinkDownedCounter +1";
   errors[0].ports = {{"leaf01", 3}, {"spine01", 1}};
   std::vector<Finding> elsewhere(1);
-  elsewhere[0].kind = "errors_under_load";
+  elsewhere[0].kind = FindingKind::ErrorsUnderLoad;
   elsewhere[0].ports = {{"leaf02", 4}, {"spine02", 2}};
   errors.push_back(elsewhere[0]);
   w.absorb(errors);
@@ -117,7 +117,7 @@ TEST(TopologyWatch, RelayErrorsFromTheStageOfAChangeOnArePartOfIt) {
   ASSERT_EQ(w.compare(now.snap, 2), 1u);
   // The sweep's MADs to spine01's LID, discarded by the vantage point's leaf.
   auto relayed = [](int stage, nlohmann::json rise) {
-    return Finding{"errors_under_load",
+    return Finding{FindingKind::ErrorsUnderLoad,
                    Severity::Error,
                    "relay",
                    {{"leaf01", 1}, {"host001 mlx5_0", 1}},
@@ -155,7 +155,7 @@ TEST(TopologyWatch, ACableDownBetweenSwitchesThatStillAnswerIsOneCableFinding) {
   now.at("spine02", 1).counters.set(Counter::LinkDownedCounter, 1, 8);
   ASSERT_EQ(w.compare(now.snap, 1), 1u);
   const Finding& f = w.findings()[0];
-  EXPECT_EQ(f.kind, "link_down");
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
   EXPECT_EQ(f.severity, Severity::Error);
   EXPECT_EQ(f.ports, (std::vector<PortRef>{{"leaf01", 4}, {"spine02", 1}}));
   EXPECT_TRUE(f.details["still_down"].get<bool>());
@@ -195,7 +195,7 @@ TEST(TopologyWatch, ALinkDownedStepWithoutLossIsACableThatBounced) {
   now.at("leaf02", 3).counters.set(Counter::LinkDownedCounter, 9, 8);
   ASSERT_EQ(w.compare(now.snap, 2), 1u);
   const Finding& f = w.findings()[0];
-  EXPECT_EQ(f.kind, "link_down");
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
   EXPECT_FALSE(f.details["still_down"].get<bool>());
   EXPECT_EQ(f.message,
             "cable leaf02[3] - spine01[2] went down and came back during stage 2: leaf02[3] LinkDownedCounter +2");
@@ -210,7 +210,7 @@ TEST(TopologyWatch, AnHcaThatNoLongerAnswersIsItsCableWithBothEnds) {
   now.at("leaf02", 1).state = PortState::Down;
   ASSERT_EQ(w.compare(now.snap, 1), 1u);
   const Finding& f = w.findings()[0];
-  EXPECT_EQ(f.kind, "link_down");
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
   EXPECT_EQ(f.ports, (std::vector<PortRef>{{"host003 mlx5_0", 1}, {"leaf02", 1}}));
   EXPECT_EQ(f.message,
             "cable host003 mlx5_0[1] - leaf02[1] went down during stage 1: host003 mlx5_0[1] no longer answers, "
