@@ -99,4 +99,3 @@ TEST(CounterCheck, CleanFabricHasNoFindings) {
   s.ports = {port("sw1", 1), port("sw1", 2)};
   EXPECT_TRUE(check_snapshot(s, Thresholds::defaults()).empty());
 }
-

@@ -78,9 +78,7 @@ TEST(Snapshot, MalformedSnapshotIsAnInputError) {
                ibburn::InputError);
 }
 
-TEST(Snapshot, WritesItsSchemaVersion) {
-  EXPECT_EQ(one_port_document()["schema_version"], kSnapshotSchemaVersion);
-}
+TEST(Snapshot, WritesItsSchemaVersion) { EXPECT_EQ(one_port_document()["schema_version"], kSnapshotSchemaVersion); }
 
 // What `counters --save` and `--json` wrote before schema_version existed (nlohmann's dump,
 // keys sorted, the findings beside the ports): version 1, the same fields, read as is.
