@@ -85,8 +85,8 @@ void run(const char* what, const wiring::FatTreeSpec& spec) {
   std::printf("%s: %zu ports, %.1f MB\n", what, snap.ports.size(), text.size() / 1e6);
   std::printf("  write snapshot     cpu %7.1f ms  wall %7.1f ms\n", write.cpu_ms, write.wall_ms);
   std::printf("  load snapshot      cpu %7.1f ms  wall %7.1f ms\n", load.cpu_ms, load.wall_ms);
-  std::printf("  nlohmann parse     cpu %7.1f ms  wall %7.1f ms  (load / nlohmann: %.2f)\n", peer.cpu_ms,
-              peer.wall_ms, load.cpu_ms / peer.cpu_ms);
+  std::printf("  nlohmann parse     cpu %7.1f ms  wall %7.1f ms  (load / nlohmann: %.2f)\n", peer.cpu_ms, peer.wall_ms,
+              load.cpu_ms / peer.cpu_ms);
 }
 
 }  // namespace

@@ -100,8 +100,7 @@ PortSample read_port(const JsonObject& j) {
 std::string snapshot_json_text(const Snapshot& s, std::string_view extra_members) {
   std::string out;
   out.reserve(128 + s.ports.size() * 720);
-  fmt::format_to(std::back_inserter(out), "{{\"schema_version\":{},\"time_ms\":{},", kSnapshotSchemaVersion,
-                 s.time_ms);
+  fmt::format_to(std::back_inserter(out), "{{\"schema_version\":{},\"time_ms\":{},", kSnapshotSchemaVersion, s.time_ms);
   if (!extra_members.empty()) {
     out += extra_members;
     out += ',';
@@ -120,8 +119,8 @@ Snapshot parse_snapshot_json(std::string_view text, const std::string& origin) {
   const JsonDocument doc(text, origin);
   const JsonPlace root_place;
   const JsonObject root(doc.root(), root_place, origin);
-  const int64_t version = root.has("schema_version") ? root.integer("schema_version", INT64_MIN, INT64_MAX)
-                                                     : kOldestSnapshotSchemaVersion;
+  const int64_t version =
+      root.has("schema_version") ? root.integer("schema_version", INT64_MIN, INT64_MAX) : kOldestSnapshotSchemaVersion;
   if (version < kOldestSnapshotSchemaVersion || version > kSnapshotSchemaVersion)
     root.fail("schema_version", fmt::format("{} is not a counters snapshot version this ibburn reads ({} to {}){}",
                                             version, kOldestSnapshotSchemaVersion, kSnapshotSchemaVersion,

@@ -211,7 +211,8 @@ class Job : public burn::Explainer {
       steps_.push_back(
           {fmt::format("sweep {}", result.index), first_sweep,
            fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(), since(sweep_t0))});
-      write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index), counters::snapshot_json_text(now));
+      write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index),
+                        counters::snapshot_json_text(now));
     }
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
