@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Counters sweep benchmark: every port of the field-notes fabric (320 switches, 4,088 HCAs,
 # 24,568 ports) in ibsim + opensm, `ibburn counters` against `ibqueryerrors` in the same
-# run, twice:
+# run, three ways:
 #  1. end to end, as users run them from a cold start: both discover the fabric themselves
 #     (`ibqueryerrors` with no cache, `ibburn counters` live), then sweep;
 #  2. the sweeps alone: both read the fabric from a file made by one discovery (ibburn:
 #     ibnetdiscover text; ibqueryerrors: an ibnetdiscover cache).
+#  3. end to end with --json FILE (the findings file; issue #24: it no longer carries every
+#     port's counters, so it needs no full sweep).
 # ibburn runs its default error sweep (switch AllPortSelect totals first); one --full-sweep
-# run follows for reference and must print the same findings.
+# run follows for reference and must print the same findings, and one --save / --baseline pair.
 # Prints best-of-RUNS times and ratios (target <= 0.5 for both). Usage:
 # bench/counters.sh [build-dir] [runs]
 set -euo pipefail
@@ -111,6 +113,13 @@ e2e_ratio=$(echo "$best_ours / $best_theirs" | bc -l)
 printf 'end to end, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
   "$runs" "$best_ours" "$best_theirs" "$e2e_ratio"
 
+echo "== end to end with --json (the findings file)"
+race json "--thresholds $work/thresholds --json $work/findings.json" "--threshold-file $work/thresholds"
+findings "$work/json-ours.txt" "$work/json-theirs.txt"
+json_ratio=$(echo "$best_ours / $best_theirs" | bc -l)
+printf 'counters --json end to end, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5); %s bytes\n' \
+  "$runs" "$best_ours" "$best_theirs" "$json_ratio" "$(wc -c <"$work/findings.json")"
+
 echo "== the sweeps alone (fabric from a file)"
 race file "--fabric $work/fabric.txt --thresholds $work/thresholds" \
   "--load-cache $work/fabric.cache --threshold-file $work/thresholds"
@@ -127,10 +136,20 @@ else
   diff "$work/file-ours.txt" "$work/full.txt" | head -20 >&2
 fi
 findings "$work/file-ours.txt" "$work/file-theirs.txt"
+# The per-port snapshot (--save: the full sweep and every port's counters written), then
+# read back as a baseline, once each for reference.
+t0=$(now)
+sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" --save "$work/snap.json" \
+  >/dev/null 2>&1 || true
+t1=$(now)
+sim "$ibburn" counters --fabric "$work/fabric.txt" --thresholds "$work/thresholds" --baseline "$work/snap.json" \
+  >/dev/null 2>&1 || true
+printf 'ibburn counters --save: %.2f s (%s bytes); --baseline of it: %.2f s\n' "$(echo "$t1 - $t0" | bc -l)" \
+  "$(wc -c <"$work/snap.json")" "$(echo "$(now) - $t1" | bc -l)"
 if ! cmp -s "$work/file-ours.txt" "$work/e2e-ours.txt"; then
   echo "live discovery and the fabric file: FINDINGS DIFFER" >&2
   diff "$work/file-ours.txt" "$work/e2e-ours.txt" | head -20 >&2
 fi
 printf 'sweeps alone, best of %d: ibburn %.2f s, ibqueryerrors %.2f s, ratio %.2f (target <= 0.5)\n' \
   "$runs" "$best_ours" "$best_theirs" "$(echo "$best_ours / $best_theirs" | bc -l)"
-printf 'end to end ratio %.2f (target <= 0.5)\n' "$e2e_ratio"
+printf 'end to end ratio %.2f, with --json %.2f (target <= 0.5)\n' "$e2e_ratio" "$json_ratio"

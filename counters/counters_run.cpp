@@ -10,6 +10,7 @@
 #include "common/interrupt.h"
 #include "counters/counter_check.h"
 #include "counters/counter_delta.h"
+#include "counters/snapshot_json.h"
 
 namespace ibburn::counters {
 namespace {
@@ -21,8 +22,9 @@ topo::Fabric load_fabric(const CountersRunOptions& o) {
   return source.load();
 }
 
+// The findings and what they judged; every port's counters are --save's snapshot.
 void write_json(const std::string& path, const Snapshot& snap, const std::vector<Finding>& findings, size_t sweeps) {
-  nlohmann::json j = to_json(snap);
+  nlohmann::json j = {{"time_ms", snap.time_ms}, {"port_count", snap.ports.size()}};
   j["findings"] = findings_to_json(findings)["findings"];
   if (sweeps) j["sweeps"] = sweeps;
   write_file_atomic(path, j.dump() + "\n");
@@ -31,7 +33,7 @@ void write_json(const std::string& path, const Snapshot& snap, const std::vector
 int finish(const CountersRunOptions& o, const Snapshot& snap, const std::vector<Finding>& findings, size_t sweeps,
            std::ostream& summary_out) {
   // Files first: a failing terminal must not lose the results.
-  if (!o.save.empty()) write_file_atomic(o.save, to_json(snap).dump() + "\n");
+  if (!o.save.empty()) write_file_atomic(o.save, snapshot_json_text(snap));
   if (!o.json_out.empty()) write_json(o.json_out, snap, findings, sweeps);
   print_summary(summary_out,
                 "counters (" + std::to_string(snap.ports.size()) + " ports" +
@@ -65,8 +67,7 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
   sweep_options.port_state = sweep_options.port_state || o.watch;
   // Findings alone come from the error sweep; snapshots, deltas, clearing and watch need
   // every port's counters.
-  const bool findings_only =
-      !o.watch && !o.full_sweep && o.json_out.empty() && o.save.empty() && o.baseline.empty() && !o.sweep.clear;
+  const bool findings_only = !o.watch && !o.full_sweep && o.save.empty() && o.baseline.empty() && !o.sweep.clear;
   if (findings_only) sweep_options.errors_only = thresholds;
   Sweeper sweeper(fabric, sweep_options);
 

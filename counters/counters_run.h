@@ -16,8 +16,8 @@ struct CountersRunOptions {
   // per-MAD timeout and retries.
   topo::FabricSource fabric;
   std::string thresholds_file;  // empty: infiniband-diags' suggested thresholds
-  std::string json_out;         // {"time_ms", "ports": [...], "findings": [...]}
-  std::string baseline;         // snapshot (or --json output) of an earlier sweep
+  std::string json_out;         // {"time_ms", "port_count", "findings": [...]}
+  std::string baseline;         // snapshot (--save) of an earlier sweep
   std::string save;             // write this sweep's snapshot here
   SweepOptions sweep;
   // Read every port even when only findings are needed (the error sweep's drill-down off).

@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/finding.h"
 #include "topo/fabric.h"
 
@@ -90,15 +88,10 @@ struct PortSample {
   PortRef ref() const { return {node, port}; }
 };
 
+// On disk: counters/snapshot_json.h.
 struct Snapshot {
   int64_t time_ms = 0;  // Unix time of the sweep's start
   std::vector<PortSample> ports;
 };
-
-nlohmann::json to_json(const PortSample& p);
-nlohmann::json to_json(const Snapshot& s);
-// `origin` names the source in errors (InputError on malformed content).
-Snapshot snapshot_from_json(const nlohmann::json& j, const std::string& origin);
-Snapshot load_snapshot(const std::string& path);
 
 }  // namespace ibburn::counters

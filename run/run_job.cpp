@@ -18,6 +18,7 @@
 #include "common/finding.h"
 #include "common/interrupt.h"
 #include "counters/counter_delta.h"
+#include "counters/snapshot_json.h"
 #include "counters/sweep.h"
 #include "plan/burn_localize.h"
 #include "plan/plan_output.h"
@@ -104,7 +105,7 @@ class Job : public burn::Explainer {
       last_ = sweeper_->sweep();
       topology_ = std::make_unique<TopologyWatch>(*last_);
       sm_ = std::make_unique<SmWatch>(topo::probe_master_sm(sweeper_->mad_window()));
-      write_file_atomic(dir_ + "/counters-before.json", counters::to_json(*last_).dump() + "\n");
+      write_file_atomic(dir_ + "/counters-before.json", counters::snapshot_json_text(*last_));
       write_counters();
       step("counters", t0, fmt::format("ok: {} ports", last_->ports.size()));
     } else {
@@ -211,7 +212,7 @@ class Job : public burn::Explainer {
           {fmt::format("sweep {}", result.index), first_sweep,
            fmt::format("{} ports, {:.1f} s with the simulated fabric's catch-up", now.ports.size(), since(sweep_t0))});
       write_file_atomic(fmt::format("{}/counters-stage-{}.json", dir_, result.index),
-                        counters::to_json(now).dump() + "\n");
+                        counters::snapshot_json_text(now));
     }
     const auto deltas = counters::compute_deltas(*last_, now);
     auto errors = errors_under_load(deltas, rules_, result.index);
@@ -398,9 +399,8 @@ class Job : public burn::Explainer {
   // counters.json, what the page and history read of a run directory: the latest snapshot
   // and the counters' findings, rewritten when a sweep adds to them.
   void write_counters() const {
-    nlohmann::json j = counters::to_json(*last_);
-    j["findings"] = findings_to_json(counter_evidence())["findings"];
-    write_file_atomic(dir_ + "/counters.json", j.dump() + "\n");
+    const std::string findings = "\"findings\":" + findings_to_json(counter_evidence())["findings"].dump();
+    write_file_atomic(dir_ + "/counters.json", counters::snapshot_json_text(*last_, findings));
   }
 
   // The job's summary before its burn writes one: first thing (a job killed before the burn's

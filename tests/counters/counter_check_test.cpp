@@ -99,36 +99,3 @@ TEST(CounterCheck, CleanFabricHasNoFindings) {
   s.ports = {port("sw1", 1), port("sw1", 2)};
   EXPECT_TRUE(check_snapshot(s, Thresholds::defaults()).empty());
 }
-
-TEST(Snapshot, JsonRoundTripKeepsWidthsAndStates) {
-  Snapshot s;
-  s.time_ms = 1234;
-  s.ports = {port("sw1", 3, 0xabc)};
-  s.ports[0].counters.set(Counter::PortXmitData, 1ull << 40, 64);
-  s.ports[0].state = topo::PortState::Init;
-  s.ports[0].phys = topo::PhysState::LinkUp;
-  s.ports[0].peer = PortRef{"h", 1};
-  s.ports[0].node_type = topo::NodeType::Switch;
-  Snapshot t = snapshot_from_json(nlohmann::json::parse(to_json(s).dump()), "x");
-  ASSERT_EQ(t.ports.size(), 1u);
-  EXPECT_EQ(t.time_ms, 1234);
-  const PortSample& p = t.ports[0];
-  EXPECT_EQ(p.node_guid, 0xabcu);
-  EXPECT_EQ(p.counters.get(Counter::PortXmitData), 1ull << 40);
-  EXPECT_EQ(p.counters.bits[static_cast<size_t>(Counter::PortXmitData)], 64);
-  EXPECT_EQ(p.counters.bits[static_cast<size_t>(Counter::LocalLinkIntegrityErrors)], 4);
-  EXPECT_EQ(p.state, topo::PortState::Init);
-  EXPECT_EQ(p.phys, topo::PhysState::LinkUp);
-  EXPECT_EQ(p.node_type, topo::NodeType::Switch);
-  ASSERT_TRUE(p.peer);
-  EXPECT_EQ(p.peer->node, "h");
-}
-
-TEST(Snapshot, MalformedSnapshotIsAnInputError) {
-  EXPECT_THROW(snapshot_from_json(nlohmann::json::parse(R"({"ports": 3})"), "b.json"), ibburn::InputError);
-  EXPECT_THROW(snapshot_from_json(nlohmann::json::parse(
-                                      R"({"time_ms": 1, "ports": [{"node": "a", "port": 1,
-                           "counters": {"Bogus": 1}}]})"),
-                                  "b.json"),
-               ibburn::InputError);
-}

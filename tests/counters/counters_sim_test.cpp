@@ -125,9 +125,12 @@ TEST_F(CountersSim, InjectedCountersFlagExactlyThosePortsAsIbqueryerrorsDoes) {
   auto q = sim_->run({"ibqueryerrors", "--threshold-file", th});
   auto theirs = counters::testing::parse_ibqueryerrors(q.out);
   EXPECT_EQ(theirs.flagged(), ours) << q.out;
-  // Every port of the fabric was read.
+  // Every port of the fabric was judged; --json holds the findings, not the ports' counters
+  // (issue #24: they are --save's snapshot).
   auto j = nlohmann::json::parse(read_file(json));
-  EXPECT_EQ(j["ports"].size(), 2u * 8 + 4);
+  EXPECT_EQ(j["port_count"], 2u * 8 + 4);
+  EXPECT_FALSE(j.contains("ports"));
+  EXPECT_NE(r.err.find("error sweep of 20 ports"), std::string::npos) << r.err;
 }
 
 // `--fabric live` discovers the fabric, the same as no --fabric (it used to open a file
@@ -183,6 +186,12 @@ TEST_F(CountersSim, SaturatedThenClearedThenBaselineDeltas) {
     if (f["kind"] == "errors") {
       EXPECT_EQ(f["details"]["counters"]["PortRcvErrors"]["rise"], 12);
     }
+  EXPECT_EQ(nlohmann::json::parse(read_file(snap))["schema_version"], 2);
+
+  // A findings file is no baseline: refused before the fabric is touched, naming the file.
+  r = ibburn({"counters", "--fabric", fabric_, "--baseline", json});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(json + ": holds findings only"), std::string::npos) << r.err;
 }
 
 TEST_F(CountersSim, ErrorSweepFlagsWhatTheFullSweepAndIbqueryerrorsFlag) {
