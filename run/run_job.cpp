@@ -94,13 +94,9 @@ class Job : public burn::Explainer {
     t0 = Clock::now();
     if (o_.routes.routes.fabric.is_live()) {
       counters::SweepOptions so;
-      so.mad.ca = source.live.ca;
-      so.mad.port = source.live.port;
-      so.mad.timeout = source.live.timeout;
-      so.mad.retries = source.live.retries;
       so.extended = true;
       so.port_state = true;  // a cable down between two switches that both still answer
-      sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, so);
+      sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, source.live.mad, so);
       last_ = sweeper_->sweep();
       topology_ = std::make_unique<TopologyWatch>(*last_);
       sm_ = std::make_unique<SmWatch>(topo::probe_master_sm(sweeper_->mad_window()));
