@@ -23,10 +23,10 @@ void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
   cmd.add_option("--save", o.save, "save this sweep's counters as a snapshot (for --baseline)");
   cmd.add_flag("--clear", o.sweep.clear, "reset the counters after reading them");
   // Bounded: ibsim and a client can block on each other's full sockets beyond ~1000.
-  cmd.add_option("--window", o.sweep.mad.window, "MADs in flight at once")
+  cmd.add_option("--window", o.sweep.window, "MADs in flight at once")
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
-  cmd.add_option("--retries", o.sweep.mad.retries, "retries per MAD")->capture_default_str();
+  cmd.add_option("--retries", o.fabric.live.mad.retries, "retries per MAD")->capture_default_str();
 }
 
 Registrar reg([](CLI::App& root) {
@@ -55,7 +55,7 @@ Registrar reg([](CLI::App& root) {
 
   auto run = [o, timeout, interval, duration](bool is_watch) {
     o->watch = is_watch;
-    o->sweep.mad.timeout = duration_option(*timeout, "--timeout");
+    o->fabric.live.mad.timeout = duration_option(*timeout, "--timeout");
     o->watch_options.interval = duration_option(*interval, "--interval");
     o->watch_options.duration = duration_option(*duration, "--duration");
     set_exit_code(counters::run_counters(*o, std::cout, std::cerr));

@@ -17,16 +17,16 @@ void add_fabric_options(CLI::App& cmd, topo::FabricSource& source, const FabricO
     cmd.add_flag("--allow-partial", source.load_options.allow_partial,
                  "load a dump that links to nodes it has no record of (cut short), with a warning naming them");
   }
-  cmd.add_option("-C,--ca", source.live.ca, "live discovery: HCA (default: first with an active port)");
-  cmd.add_option("-P,--port", source.live.port, "live discovery: HCA port (default: first active)");
+  cmd.add_option("-C,--ca", source.live.mad.ca, "live discovery: HCA (default: first with an active port)");
+  cmd.add_option("-P,--port", source.live.mad.port, "live discovery: HCA port (default: first active)");
   if (!set.discovery_knobs) return;
   cmd.add_option("--hops", source.live.hop_limit, "live discovery: hop limit (0 = unlimited)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option_function<std::string>(
-         "--timeout", [&source](const std::string& t) { source.live.timeout = duration_option(t, "--timeout"); },
-         "live discovery: per-MAD timeout, e.g. 200ms")
+         "--timeout", [&source](const std::string& t) { source.live.mad.timeout = duration_option(t, "--timeout"); },
+         "per-MAD timeout (discovery, forwarding tables, counters), e.g. 200ms")
       ->default_str("200ms");
-  cmd.add_option("--retries", source.live.retries, "live discovery: per-MAD retries")
+  cmd.add_option("--retries", source.live.mad.retries, "per-MAD retries (discovery, forwarding tables, counters)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
 }

@@ -5,10 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "check/check.h"
+#include "check/topo_check.h"
 #include "common/file_io.h"
 #include "common/finding.h"
-#include "wiring/name_inference.h"
 #include "wiring/wiring.h"
 
 namespace ibburn::check {
@@ -33,10 +32,9 @@ int run_check(const CheckRunOptions& o, std::ostream& out, std::ostream& err) {
   // The plan first: a typo in it fails before the fabric is touched.
   wiring::Wiring plan = wiring::load_wiring_csv(o.wiring);
   topo::Fabric fabric = o.fabric.load();
-  if (o.infer_names) tell_inferred(wiring::name_switches_from_plan(fabric, plan), err);
-  CheckOptions options;
-  options.vantage_points = o.fabric.vantage_points();
-  std::vector<Finding> findings = check_wiring(fabric, plan, options);
+  TopoCheck check = check_topology(fabric, plan, o.fabric.vantage_points(), o.infer_names);
+  if (o.infer_names) tell_inferred(check.names, err);
+  const std::vector<Finding>& findings = check.findings;
   print_summary(out, "topo check", findings, o.max_details);
   if (!o.json_out.empty()) write_file_atomic(o.json_out, findings_to_json(findings).dump(2) + "\n");
   return exit_code_for(findings);

@@ -15,13 +15,6 @@
 namespace ibburn::counters {
 namespace {
 
-topo::Fabric load_fabric(const CountersRunOptions& o) {
-  topo::FabricSource source = o.fabric;
-  source.live.timeout = o.sweep.mad.timeout;
-  source.live.retries = o.sweep.mad.retries;
-  return source.load();
-}
-
 // The findings and what they judged; every port's counters are --save's snapshot.
 void write_json(const std::string& path, const Snapshot& snap, const std::vector<Finding>& findings, size_t sweeps) {
   nlohmann::json j = {{"time_ms", snap.time_ms}, {"port_count", snap.ports.size()}};
@@ -56,20 +49,18 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
 
   // One discovery (or file) serves the whole run: the sweeps address ports by its LIDs.
   const auto loading = std::chrono::steady_clock::now();
-  topo::Fabric fabric = load_fabric(o);
+  topo::Fabric fabric = o.fabric.load();
   if (o.fabric.is_live())
     err << "discovered " << fabric.size() << " nodes in "
         << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - loading).count()
         << " ms\n";
   SweepOptions sweep_options = o.sweep;
-  sweep_options.mad.ca = o.fabric.live.ca;
-  sweep_options.mad.port = o.fabric.live.port;
   sweep_options.port_state = sweep_options.port_state || o.watch;
   // Findings alone come from the error sweep; snapshots, deltas, clearing and watch need
   // every port's counters.
   const bool findings_only = !o.watch && !o.full_sweep && o.save.empty() && o.baseline.empty() && !o.sweep.clear;
   if (findings_only) sweep_options.errors_only = thresholds;
-  Sweeper sweeper(fabric, sweep_options);
+  Sweeper sweeper(fabric, o.fabric.live.mad, sweep_options);
 
   if (!o.watch) {
     const auto start = std::chrono::steady_clock::now();

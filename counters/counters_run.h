@@ -12,8 +12,8 @@
 namespace ibburn::counters {
 
 struct CountersRunOptions {
-  // Files or live discovery; MADs go out through its -C/-P, discovery uses the sweep's
-  // per-MAD timeout and retries.
+  // Files or live discovery; the sweep's MADs go out with its MAD options (-C/-P, per-MAD
+  // timeout and retries), as discovery's do.
   topo::FabricSource fabric;
   std::string thresholds_file;  // empty: infiniband-diags' suggested thresholds
   std::string json_out;         // {"time_ms", "port_count", "findings": [...]}

@@ -76,8 +76,8 @@ std::vector<PortSample> sweep_targets(const topo::Fabric& fabric) {
   return out;
 }
 
-Sweeper::Sweeper(const topo::Fabric& fabric, SweepOptions options)
-    : targets_(sweep_targets(fabric)), options_(options), window_(options.mad) {}
+Sweeper::Sweeper(const topo::Fabric& fabric, const MadOptions& mad, SweepOptions options)
+    : targets_(sweep_targets(fabric)), options_(options), window_(mad, options.window) {}
 
 Snapshot Sweeper::sweep() {
   if (options_.errors_only) return sweep_errors_only(*options_.errors_only);

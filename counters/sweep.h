@@ -32,7 +32,7 @@ using topo::MadWindow;
 std::vector<PortSample> sweep_targets(const topo::Fabric& fabric);
 
 struct SweepOptions {
-  MadOptions mad;
+  size_t window = 128;      // MADs in flight at once (--window)
   bool extended = true;     // also read PortCountersExtended (64-bit data counters)
   bool port_state = false;  // also read PortInfo (SMP) for the port state
   bool clear = false;       // reset the counters after reading them
@@ -47,7 +47,8 @@ struct SweepOptions {
 
 class Sweeper {
  public:
-  Sweeper(const topo::Fabric& fabric, SweepOptions options);
+  // `mad`: the port and per-MAD timeout and retries (the fabric source's, FabricSource::live).
+  Sweeper(const topo::Fabric& fabric, const MadOptions& mad, SweepOptions options);
   // One sweep of every target; never throws for ports that do not answer.
   Snapshot sweep();
   const MadWindow::Stats& mad_stats() const { return window_.stats(); }

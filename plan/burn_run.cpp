@@ -19,8 +19,7 @@ int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
   SimulatedBurn run;
   run.routes = model;
   run.live_fabric = r.routes.fabric.is_live();
-  run.endpoints = r.endpoints.empty() ? all_hca_ports(model->fabric)
-                                      : parse_endpoints(read_file(r.endpoints), r.endpoints, model->fabric);
+  run.endpoints = load_endpoints(r.endpoints, model->fabric).ports;
   const int ranks = static_cast<int>(run.endpoints.size());
   run.plan =
       o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
@@ -33,10 +32,7 @@ int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
 std::function<std::shared_ptr<burn::Explainer>()> route_explainer_factory(const BurnRouteOptions& r) {
   return [routes = r.routes, file = r.endpoints, n = r.probes]() -> std::shared_ptr<burn::Explainer> {
     std::shared_ptr<const RouteModel> m = load_route_model(routes);
-    std::vector<uint64_t> guids;
-    if (!file.empty())
-      for (const auto& p : parse_endpoints(read_file(file), file, m->fabric)) guids.push_back(m->fabric.port(p).guid);
-    return std::make_shared<RouteExplainer>(m, n, std::move(guids));
+    return std::make_shared<RouteExplainer>(m, n, given_port_guids(load_endpoints(file, m->fabric), m->fabric));
   };
 }
 

@@ -2,8 +2,9 @@
 
 #include <infiniband/mad.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -12,40 +13,73 @@
 #include "common/guid.h"
 
 namespace ibburn::plan {
+namespace {
 
-ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const LftReadOptions& o) {
-  int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS};
-  ibmad_port* port = mad_rpc_open_port(o.ca.empty() ? nullptr : const_cast<char*>(o.ca.c_str()), o.port, classes, 2);
-  if (!port)
-    throw EnvironmentError("cannot open the local InfiniBand port for SMPs" +
-                           (o.ca.empty() ? std::string() : " on " + o.ca));
-  ForwardingTables out;
-  const int timeout_ms = static_cast<int>(o.timeout.count());
-  try {
-    for (const auto& node : fabric.nodes()) {
-      if (!node.is_switch()) continue;
-      uint16_t lid = node.ports.empty() ? 0 : node.ports[0].lid;
-      if (lid == 0) continue;
-      ib_portid_t id{};
-      ib_portid_set(&id, lid, 0, 0);
-      uint8_t buf[IB_SMP_DATA_SIZE] = {};
-      if (!smp_query_via(buf, &id, IB_ATTR_SWITCH_INFO, 0, timeout_ms, port))
-        throw EnvironmentError("switch " + node.name + " (LID " + std::to_string(lid) + ") did not answer SwitchInfo");
-      int top = 0;
-      mad_decode_field(buf, IB_SW_LINEAR_FDB_TOP_F, &top);
-      std::vector<uint8_t> lft(static_cast<size_t>(top) + 1, ForwardingTables::kNoRoute);
-      for (int block = 0; block <= top / 64; ++block) {
-        if (!smp_query_via(buf, &id, IB_ATTR_LINEARFORWTBL, block, timeout_ms, port))
-          throw EnvironmentError("switch " + node.name + " did not answer LFT block " + std::to_string(block));
-        for (int i = 0; i < 64 && block * 64 + i <= top; ++i) lft[block * 64 + i] = buf[i];
-      }
-      out.by_switch_guid.emplace(node.guid, std::move(lft));
-    }
-  } catch (...) {
-    mad_rpc_close_port(port);
-    throw;
+constexpr size_t kLidsPerBlock = IB_SMP_DATA_SIZE;  // one port byte per LID
+
+topo::MadRequest smp_get(uint16_t lid, uint16_t attr, uint32_t attr_mod) {
+  topo::MadRequest r;
+  r.mgmt_class = topo::kClassSmiLid;
+  r.method = topo::kMethodGet;
+  r.attr_id = attr;
+  r.attr_mod = attr_mod;
+  r.dlid = lid;
+  return r;
+}
+
+}  // namespace
+
+ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const topo::MadOptions& mad) {
+  struct Switch {
+    const topo::Node* node;
+    uint16_t lid;
+    std::vector<uint8_t> lft;
+  };
+  std::vector<Switch> switches;
+  for (const auto& node : fabric.nodes()) {
+    const uint16_t lid = node.ports.empty() ? 0 : node.ports[0].lid;
+    if (node.is_switch() && lid != 0) switches.push_back({&node, lid, {}});
   }
-  mad_rpc_close_port(port);
+  topo::MadWindow window(mad, topo::kSmpWindow);
+
+  std::vector<topo::MadRequest> reqs;
+  for (const Switch& sw : switches) reqs.push_back(smp_get(sw.lid, IB_ATTR_SWITCH_INFO, 0));
+  std::vector<topo::MadResult> results = window.run(reqs);
+  for (size_t i = 0; i < switches.size(); ++i) {
+    Switch& sw = switches[i];
+    if (!results[i].ok())
+      throw EnvironmentError("switch " + sw.node->name + " (LID " + std::to_string(sw.lid) +
+                             ") did not answer SwitchInfo");
+    int top = 0;
+    mad_decode_field(results[i].data.data(), IB_SW_LINEAR_FDB_TOP_F, &top);
+    sw.lft.assign(static_cast<size_t>(top) + 1, ForwardingTables::kNoRoute);
+  }
+
+  // Every block of every table in one round, so the window stays full across switches.
+  struct Block {
+    size_t sw;
+    uint32_t block;
+  };
+  std::vector<Block> blocks;
+  reqs.clear();
+  for (size_t i = 0; i < switches.size(); ++i)
+    for (uint32_t b = 0; b * kLidsPerBlock < switches[i].lft.size(); ++b) {
+      blocks.push_back({i, b});
+      reqs.push_back(smp_get(switches[i].lid, IB_ATTR_LINEARFORWTBL, b));
+    }
+  results = window.run(reqs);
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    Switch& sw = switches[blocks[k].sw];
+    if (!results[k].ok())
+      throw EnvironmentError("switch " + sw.node->name + " did not answer LFT block " +
+                             std::to_string(blocks[k].block));
+    const size_t first = blocks[k].block * kLidsPerBlock;
+    const size_t n = std::min(kLidsPerBlock, sw.lft.size() - first);
+    std::copy_n(results[k].data.begin(), n, sw.lft.begin() + static_cast<std::ptrdiff_t>(first));
+  }
+
+  ForwardingTables out;
+  for (Switch& sw : switches) out.by_switch_guid.emplace(sw.node->guid, std::move(sw.lft));
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/file_io.h"
 #include "common/guid.h"
 #include "plan/burn_localize.h"
 
@@ -64,6 +65,18 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
   }
   for (size_t r = 0; r < seen.size(); ++r)
     if (!seen[r]) throw InputError(origin, 0, "rank " + std::to_string(r) + " has no endpoint");
+  return out;
+}
+
+Endpoints load_endpoints(const std::string& file, const topo::Fabric& fabric) {
+  if (file.empty()) return {all_hca_ports(fabric), false};
+  return {parse_endpoints(read_file(file), file, fabric), true};
+}
+
+std::vector<uint64_t> given_port_guids(const Endpoints& endpoints, const topo::Fabric& fabric) {
+  std::vector<uint64_t> out;
+  if (!endpoints.given) return out;
+  for (const auto& p : endpoints.ports) out.push_back(fabric.port(p).guid);
   return out;
 }
 

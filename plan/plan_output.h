@@ -18,6 +18,18 @@ namespace ibburn::plan {
 std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::string& origin,
                                            const topo::Fabric& fabric);
 
+// The ranks' HCA ports, in rank order, and whether an endpoints file named them.
+struct Endpoints {
+  std::vector<topo::PortEnd> ports;
+  bool given = false;
+};
+// `file` (--endpoints, parse_endpoints) when one is named, else every cabled CA port
+// (all_hca_ports). Throws InputError naming the file.
+Endpoints load_endpoints(const std::string& file, const topo::Fabric& fabric);
+// Rank -> port GUID of endpoints a file named (empty otherwise): what the localisation
+// falls back on for ranks whose transport reports no port GUID (RouteExplainer).
+std::vector<uint64_t> given_port_guids(const Endpoints& endpoints, const topo::Fabric& fabric);
+
 burn::Plan to_burn_plan(const PlanResult& result, const std::string& name);
 
 // Per cable and direction: the stage loading it and the expected load; plus totals.

@@ -26,8 +26,7 @@ int run_plan(const PlanRunOptions& a, std::ostream& out) {
   const CableIndex& cables = *routing->cables;
   const Router& router = *routing->router;
 
-  std::vector<topo::PortEnd> endpoints =
-      a.endpoints.empty() ? all_hca_ports(fabric) : parse_endpoints(read_file(a.endpoints), a.endpoints, fabric);
+  const std::vector<topo::PortEnd> endpoints = load_endpoints(a.endpoints, fabric).ports;
   PlanOptions po;
   po.cover_fraction = a.cover;
   po.max_stages = a.max_stages;

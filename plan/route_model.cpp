@@ -25,7 +25,7 @@ std::unique_ptr<RouteModel> make_route_model(topo::Fabric fabric, const RouteOpt
   if (!a.lfts.empty()) {
     r->lfts = load_lfts_json(a.lfts);
   } else if (a.fabric.is_live()) {
-    r->lfts = read_forwarding_tables(r->fabric, {a.fabric.live.ca, a.fabric.live.port});
+    r->lfts = read_forwarding_tables(r->fabric, a.fabric.live.mad);
   } else {
     throw InputError("--routing", 0,
                      "lft routing needs the forwarding tables: use --fabric live, --lfts FILE, "

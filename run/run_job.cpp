@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "burn/verdict.h"
-#include "check/check.h"
+#include "check/topo_check.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
@@ -37,7 +37,6 @@
 #include "run/sm_watch.h"
 #include "run/topology_change.h"
 #include "wiring/cable_scopes.h"
-#include "wiring/name_inference.h"
 #include "wiring/wiring.h"
 
 namespace ibburn::run {
@@ -72,10 +71,7 @@ class Job : public burn::Explainer {
     topo::FabricSource source = o_.routes.routes.fabric;
     topo::Fabric fabric = source.load();
     if (wiring_) {
-      wiring::name_switches_from_plan(fabric, *wiring_);
-      check::CheckOptions co;
-      co.vantage_points = source.vantage_points();
-      topo_findings_ = check::check_wiring(fabric, *wiring_, co);
+      topo_findings_ = check::check_topology(fabric, *wiring_, source.vantage_points()).findings;
       write_file_atomic(dir_ + "/topo.json", findings_to_json(topo_findings_).dump(2) + "\n");
       print_summary(std::cerr, "run: topo check", topo_findings_, 5);
     }
@@ -95,13 +91,9 @@ class Job : public burn::Explainer {
     t0 = Clock::now();
     if (o_.routes.routes.fabric.is_live()) {
       counters::SweepOptions so;
-      so.mad.ca = source.live.ca;
-      so.mad.port = source.live.port;
-      so.mad.timeout = source.live.timeout;
-      so.mad.retries = source.live.retries;
       so.extended = true;
       so.port_state = true;  // a cable down between two switches that both still answer
-      sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, so);
+      sweeper_ = std::make_unique<counters::Sweeper>(model_->fabric, source.live.mad, so);
       last_ = sweeper_->sweep();
       topology_ = std::make_unique<TopologyWatch>(*last_);
       sm_ = std::make_unique<SmWatch>(topo::probe_master_sm(sweeper_->mad_window()));
@@ -111,7 +103,8 @@ class Job : public burn::Explainer {
     } else {
       step("counters", t0, "skipped: the fabric came from files (counters need --fabric live)");
     }
-    given_guids_ = port_guids();
+    endpoints_ = plan::load_endpoints(o_.routes.endpoints, model_->fabric);
+    given_guids_ = plan::given_port_guids(endpoints_, model_->fabric);
     localizer_ = std::make_unique<plan::RouteExplainer>(model_, o_.routes.probes, given_guids_);
   }
 
@@ -121,9 +114,7 @@ class Job : public burn::Explainer {
     plan::SimulatedBurn run;
     run.routes = model_;
     run.live_fabric = o_.routes.routes.fabric.is_live();
-    run.endpoints = o_.routes.endpoints.empty()
-                        ? plan::all_hca_ports(model_->fabric)
-                        : plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric);
+    run.endpoints = endpoints_.ports;
     ports_by_rank_.assign(run.endpoints.begin(), run.endpoints.end());
     run.plan = plan_over(run.endpoints);
     for (const auto& d : o_.routes.degrade) plan::parse_degrade(d, model_->fabric, *model_->cables, run.degrade);
@@ -306,14 +297,6 @@ class Job : public burn::Explainer {
   }
 
  private:
-  std::vector<uint64_t> port_guids() const {
-    if (o_.routes.endpoints.empty() || !model_) return {};
-    std::vector<uint64_t> out;
-    for (const auto& p : plan::parse_endpoints(read_file(o_.routes.endpoints), o_.routes.endpoints, model_->fabric))
-      out.push_back(model_->fabric.port(p).guid);
-    return out;
-  }
-
   burn::Plan plan_over(const std::vector<topo::PortEnd>& endpoints) const {
     const int ranks = static_cast<int>(endpoints.size());
     if (!o_.burn.plan_file.empty()) return burn::load_plan(o_.burn.plan_file, ranks);
@@ -450,6 +433,7 @@ class Job : public burn::Explainer {
   std::unique_ptr<ModelledCounters> modelled_;        // a file fabric's counters, from the model
   std::unique_ptr<CounterLocalization> by_counters_;  // cables named by their ports' counters
   std::unique_ptr<plan::RouteExplainer> localizer_;
+  plan::Endpoints endpoints_;                                // --endpoints, read once, or every HCA port
   std::vector<uint64_t> given_guids_;                        // --endpoints: rank -> port GUID
   std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives
   std::vector<double> expected_total_;

@@ -19,11 +19,6 @@ constexpr uint16_t kAttrNodeDesc = 0x0010;
 constexpr uint16_t kAttrNodeInfo = 0x0011;
 constexpr uint16_t kAttrMlnxExtPortInfo = 0xFF90;
 constexpr int kMaxRouteHops = 63;  // a directed route's initial path holds 64 bytes, byte 0 unused
-// SMPs in flight. Enough to hide round trips (ibsim answers ~40,000 SMPs a second on one
-// core whatever the window beyond 4-8); more only risks drops: ibsim drops an answer when
-// more than 10 wait unread for a client (net.unix.max_dgram_qlen), and opensm itself
-// keeps 4 on the wire so as not to flood switch management processors.
-constexpr size_t kWindow = 8;
 constexpr uint32_t kCapHasExtSpeeds = 1u << 14;
 constexpr uint32_t kMellanoxBull = 0x119f;
 constexpr uint32_t kPhysLinkUp = 5;  // PortInfo PortPhysicalState
@@ -88,7 +83,7 @@ bool any_umad_device() {
 
 class Walker {
  public:
-  explicit Walker(const DiscoverOptions& options) : options_(options), window_(mad_options(options)) {}
+  explicit Walker(const DiscoverOptions& options) : options_(options), window_(options.mad, kSmpWindow) {}
 
   SmpFabric walk(DiscoverStats& stats) {
     std::vector<Probe> probes{{-1, 0, Route{}}};
@@ -122,16 +117,6 @@ class Walker {
     int port;  // -1: NodeDescription
     const Route* route;
   };
-
-  static MadOptions mad_options(const DiscoverOptions& o) {
-    MadOptions m;
-    m.ca = o.ca;
-    m.port = o.port;
-    m.timeout = o.timeout;
-    m.retries = o.retries;
-    m.window = kWindow;
-    return m;
-  }
 
   std::vector<Answer> probe(const std::vector<Probe>& probes) {
     std::vector<MadRequest> reqs;
@@ -260,8 +245,8 @@ class Walker {
   int from_port_ = 0;
 
   std::string where() const {
-    return options_.ca.empty() ? std::string("the first active port")
-                               : options_.ca + " port " + std::to_string(options_.port);
+    return options_.mad.ca.empty() ? std::string("the first active port")
+                                   : options_.mad.ca + " port " + std::to_string(options_.mad.port);
   }
 };
 

@@ -6,20 +6,17 @@
 // trained port, NodeDescription, PortInfo of every switch port and of each CA port reached,
 // Mellanox ExtendedPortInfo where FDR10 may hide) and decodes the answers the same way
 // (topo/smp_fabric.h), but a cable already known from its other end is not asked again.
-#include <chrono>
 #include <cstddef>
 #include <string>
 
 #include "topo/fabric.h"
+#include "topo/mad_window.h"
 
 namespace ibburn::topo {
 
 struct DiscoverOptions {
-  std::string ca;                          // -C: HCA name (empty = first with an active port)
-  int port = 0;                            // -P: HCA port (0 = first active)
-  int hop_limit = 0;                       // nodes at most this many hops away; 0 = unlimited
-  std::chrono::milliseconds timeout{200};  // per-MAD timeout
-  int retries = 3;
+  MadOptions mad;     // -C/-P, per-MAD timeout and retries (the sweeps and LFT reads use them too)
+  int hop_limit = 0;  // nodes at most this many hops away; 0 = unlimited
 };
 
 struct DiscoverStats {

@@ -16,7 +16,7 @@ struct FabricSource {
   // Fabric files (JSON snapshot, ibnetdiscover text, libibnetdisc cache), merged when
   // several; empty or {"live"}: discover live through `live`.
   std::vector<std::string> files;
-  DiscoverOptions live;  // -C/-P, hops, per-MAD timeout and retries
+  DiscoverOptions live;  // -C/-P, hops, per-MAD timeout and retries (also the sweeps' and LFT reads')
   std::string node_name_map;
   LoadOptions load_options;  // for files: format, --allow-partial, where warnings go
 

@@ -50,7 +50,8 @@ void encode_header(uint8_t* mad, const MadRequest& r, uint32_t tid) {
 
 }  // namespace
 
-MadWindow::MadWindow(MadOptions options) : options_(std::move(options)) {
+MadWindow::MadWindow(MadOptions options, size_t window)
+    : options_(std::move(options)), window_(std::max<size_t>(1, window)) {
   if (umad_init() < 0) throw EnvironmentError("cannot initialise libibumad");
   port_id_ = umad_open_port(options_.ca.empty() ? nullptr : options_.ca.c_str(), options_.port);
   if (port_id_ < 0)
@@ -98,7 +99,7 @@ std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
   };
 
   while (!queue.empty() || !in_flight.empty()) {
-    while (!queue.empty() && in_flight.size() < std::max<size_t>(1, options_.window)) {
+    while (!queue.empty() && in_flight.size() < window_) {
       size_t index = queue.front();
       queue.pop_front();
       const MadRequest& r = requests[index];

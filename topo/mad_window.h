@@ -3,7 +3,8 @@
 // responses matched by TID, per-MAD timeouts and retries. A request that is never
 // answered is reported in its result; it never stops the others. The only place that
 // talks to /dev/umad (or ibsim's umad2sim): live discovery's directed-route SMPs
-// (topo/dr_walker.h) and the counters sweeps' PerfMgt MADs both go through it.
+// (topo/dr_walker.h), the counters sweeps' PerfMgt MADs and the LFT reads' SMPs
+// (plan/lft_reader.h) all go through it.
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -46,19 +47,27 @@ struct MadResult {
   bool ok() const { return answered && (status & 0x7FFF) == 0; }
 };
 
+// The local port MADs leave from and how each MAD is waited for: one set (-C/-P/--timeout/
+// --retries, app/fabric_options.h) for discovery, the counters sweeps and the LFT reads.
 struct MadOptions {
   std::string ca;  // empty: the first HCA
   int port = 0;    // 0: the first active port
   std::chrono::milliseconds timeout{200};
-  int retries = 3;      // extra tries after the first
-  size_t window = 128;  // MADs in flight at once
+  int retries = 3;  // extra tries after the first
 };
+
+// SMPs in flight for discovery and LFT reads. Enough to hide round trips (ibsim answers
+// ~40,000 SMPs a second on one core whatever the window beyond 4-8); more only risks drops:
+// ibsim drops an answer when more than 10 wait unread for a client (net.unix.max_dgram_qlen),
+// and opensm itself keeps 4 on the wire so as not to flood switch management processors.
+inline constexpr size_t kSmpWindow = 8;
 
 class MadWindow {
  public:
   // Opens the port and registers SMI (LID routed and directed route) and PerfMgt agents. Throws
   // EnvironmentError when the port cannot be opened.
-  explicit MadWindow(MadOptions options);
+  // `window`: MADs in flight at once.
+  MadWindow(MadOptions options, size_t window);
   ~MadWindow();
   MadWindow(const MadWindow&) = delete;
   MadWindow& operator=(const MadWindow&) = delete;
@@ -74,6 +83,7 @@ class MadWindow {
 
  private:
   MadOptions options_;
+  size_t window_;
   int port_id_ = -1;
   int agent_smi_ = -1;
   int agent_dr_ = -1;

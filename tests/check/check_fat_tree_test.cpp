@@ -8,6 +8,7 @@
 
 #include "tests/check/fabric_builder.h"
 #include "check/check.h"
+#include "check/topo_check.h"
 #include "topo/fabric_merge.h"
 #include "wiring/fat_tree.h"
 #include "wiring/name_inference.h"
@@ -192,6 +193,22 @@ const Finding* only(const std::vector<Finding>& fs, const std::string& kind) {
       found = &f;
     }
   return found;
+}
+
+TEST(TopoCheckFatTree, TheSequenceNamesSwitchesFromThePlanThenChecks) {
+  auto d = wiring::generate_fat_tree(spec(3, 8, 15, 2));
+  testing::BuildOptions generic;
+  generic.generic_switch_descriptions = true;
+  BuiltFabric b = build_fabric(d, generic);
+  check::TopoCheck named = check::check_topology(b.fabric, d.wiring, 1);
+  EXPECT_EQ(dump(named.findings), dump({}));
+  EXPECT_FALSE(named.names.named.empty());
+  EXPECT_TRUE(b.fabric.find_name(named.names.named.front().name).has_value());  // the fabric keeps them
+
+  BuiltFabric unnamed = build_fabric(d, generic);
+  check::TopoCheck as_found = check::check_topology(unnamed.fabric, d.wiring, 1, false);
+  EXPECT_TRUE(as_found.names.named.empty());
+  EXPECT_GT(kinds(as_found.findings).count("unknown_node"), 0u) << dump(as_found.findings);
 }
 
 TEST(TopoCheckFatTree, FieldNotesTopTierMiswiredIntoEightNetworksIsOneSplit) {

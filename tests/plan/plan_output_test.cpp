@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "common/file_io.h"
 #include "fat_tree_fixture.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ibburn::plan;
 
@@ -51,6 +53,32 @@ TEST(Endpoints, ErrorsNameTheLine) {
   expect_error("0 0x4000\n0 0x4001\n", 2, "given twice");
   expect_error("0 0x4000\n2 0x4001\n", 0, "rank 1 has no endpoint");
   expect_error("zz\n", 1, "bad rank or GUID");
+}
+
+TEST(Endpoints, AFileNamesThemElseEveryHcaPort) {
+  auto t = fixture::make_fat_tree(2, 2, 2);
+  const Endpoints every = load_endpoints("", t.fabric);
+  EXPECT_FALSE(every.given);
+  EXPECT_EQ(every.ports, all_hca_ports(t.fabric));
+  EXPECT_TRUE(given_port_guids(every, t.fabric).empty());  // the transport's GUIDs rule
+
+  ibburn::testing::TempDir dir;
+  const std::string file = dir.path() + "/eps.txt";
+  ibburn::write_file_atomic(file, "1 0x4000\n0 0x4003\n");
+  const Endpoints given = load_endpoints(file, t.fabric);
+  EXPECT_TRUE(given.given);
+  ASSERT_EQ(given.ports.size(), 2u);
+  EXPECT_EQ(given.ports[0].node, t.hosts[3]);
+  EXPECT_EQ(given_port_guids(given, t.fabric), (std::vector<uint64_t>{0x4003, 0x4000}));
+
+  ibburn::write_file_atomic(file, "0x4000\n0xdead\n");
+  try {
+    load_endpoints(file, t.fabric);
+    FAIL();
+  } catch (const ibburn::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+    EXPECT_EQ(e.line(), 2);
+  }
 }
 
 TEST(PlanOutput, BurnPlanAndProofAgreeWithTheResult) {

@@ -3,8 +3,11 @@
 // the planner (every cable direction has a stage; no stage asks a cable for more than 100%).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <functional>
+#include <map>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -84,6 +87,46 @@ TEST_F(PlanOnIbsim, SmallThreeTierCoversEveryCable) {
   nlohmann::json proof, plan_json;
   plan(design, proof, plan_json);
   expect_full_coverage(design, proof, plan_json);
+}
+
+TEST_F(PlanOnIbsim, ForwardingTablesAreTheOnesIbrouteReads) {
+  // The tables read with many SMPs in flight are opensm's, entry for entry: every valid
+  // (LID, port) `ibroute -n` prints for each switch, and no other.
+  wiring::FatTreeSpec s;
+  s.radix = 8;
+  s.hosts = 16;
+  s.hcas_per_host = 2;
+  s.rate = {topo::Width::X4, topo::Speed::HDR};
+  auto design = wiring::generate_fat_tree(s);
+  nlohmann::json proof, plan_json;
+  const std::string dir = dir_;
+  plan(design, proof, plan_json, 0, [&](const testing::SimFabric& fabric) {
+    const auto lfts = nlohmann::json::parse(read_file(dir + "/lfts.json"))["switches"];
+    const auto nodes = nlohmann::json::parse(read_file(dir + "/fabric.json"))["nodes"];
+    size_t switches = 0;
+    for (const auto& n : nodes) {
+      if (n["type"] != "Switch") continue;
+      ++switches;
+      const std::string guid = n["guid"];
+      const int lid = n["ports"][0]["lid"];
+      auto r = fabric.run({"ibroute", "-n", std::to_string(lid)});
+      ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+      std::map<int, int> theirs, ours;
+      std::istringstream lines(r.out);
+      std::string line;
+      while (std::getline(lines, line)) {
+        unsigned entry_lid = 0, port = 0;
+        if (std::sscanf(line.c_str(), "0x%4x %3u", &entry_lid, &port) == 2) theirs[entry_lid] = port;
+      }
+      ASSERT_TRUE(lfts.contains(guid)) << guid;
+      const auto table = lfts[guid].get<std::vector<int>>();
+      for (size_t l = 0; l < table.size(); ++l)
+        if (table[l] != 255) ours[static_cast<int>(l)] = table[l];
+      EXPECT_FALSE(theirs.empty()) << r.out;
+      EXPECT_EQ(ours, theirs) << "switch " << guid << " (LID " << lid << ")";
+    }
+    EXPECT_EQ(lfts.size(), switches);
+  });
 }
 
 TEST_F(PlanOnIbsim, FullFieldNotesShapeCoversEveryCable) {

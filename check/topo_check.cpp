@@ -1,0 +1,16 @@
+#include "check/topo_check.h"
+
+#include "check/check.h"
+
+namespace ibburn::check {
+
+TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int vantage_points, bool infer_names) {
+  TopoCheck out;
+  if (infer_names) out.names = wiring::name_switches_from_plan(fabric, wiring);
+  CheckOptions options;
+  options.vantage_points = vantage_points;
+  out.findings = check_wiring(fabric, wiring, options);
+  return out;
+}
+
+}  // namespace ibburn::check

@@ -1,0 +1,24 @@
+#pragma once
+// The topo check's sequence, one place for `ibburn topo check` and `ibburn run`: on a fabric
+// already loaded, name the switches the wiring list can name (wiring/name_inference.h), then
+// report every difference from the list (check/check.h), counting the snapshots the fabric
+// was merged from as vantage points. Pure logic, no I/O.
+#include <vector>
+
+#include "common/finding.h"
+#include "topo/fabric.h"
+#include "wiring/name_inference.h"
+#include "wiring/wiring.h"
+
+namespace ibburn::check {
+
+struct TopoCheck {
+  wiring::NameInference names;  // the names inferred (empty when not asked to)
+  std::vector<Finding> findings;
+};
+
+// `fabric` keeps the inferred names (the report and the later steps name switches by them).
+TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int vantage_points,
+                         bool infer_names = true);
+
+}  // namespace ibburn::check
