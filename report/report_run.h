@@ -14,7 +14,8 @@ struct ReportRunOptions {
   topo::FabricSource fabric;  // for the map; used only when `with_fabric`
   bool with_fabric = false;
   std::string prometheus;   // .prom textfile; empty: none
-  std::string history;      // SQLite database to record the run in; empty: none
+  std::string history;      // SQLite database to record the run in (and show the nights of); empty: none
+  std::string nights;       // a database the run is already in, to show the nights of (`ibburn run`)
   long long unix_time = 0;  // when the run is recorded
 };
 
