@@ -22,7 +22,7 @@ const char* label(CableVerdict v) {
 }
 
 const char* colour(CableVerdict v) {
-  static const char* colours[] = {"#2e9e44", "#1a9fb5", "#e3b505", "#f29900",
+  static const char* colours[] = {"#2e9e44", "#1a9fb5", "#e3b505", "#8d6e63",
                                   "#e8710a", "#a142f4", "#d93025", "#5f6368"};
   return colours[static_cast<int>(v)];
 }

@@ -52,7 +52,7 @@
   function mapSvg(m) {
     var s = [];
     m.frames.forEach(function (f) {
-      s.push('<g class="clickable" data-pod="' + f[1] + '"><rect class="pod" x="' + f[2] + '" y="' + f[3] + '" width="' + f[4] +
+      s.push('<g class="pod" data-pod="' + f[1] + '"><rect x="' + f[2] + '" y="' + f[3] + '" width="' + f[4] +
         '" height="' + f[5] + '" rx="6" fill="#f8f9fa" stroke="' + colour(f[6]) + '" stroke-width="2"><title>' + esc(f[0]) +
         ': click for its cables</title></rect><text class="pod-name" x="' + (f[2] + 4) + '" y="' + (f[3] + f[5] - 4) + '">' +
         esc(f[0]) + '</text></g>');
@@ -72,11 +72,11 @@
     m.boxes.forEach(function (b) {
       var susp = b[6] ? ' stroke-width="3"' : ' stroke-width="1.5"';
       if (b[4] > 0) {
-        s.push('<rect class="agg clickable" data-leaf="' + esc(b[7]) + '" x="' + (b[2] - 5) + '" y="' + (b[3] - 9) +
+        s.push('<rect class="agg" data-leaf="' + esc(b[7]) + '" x="' + (b[2] - 5) + '" y="' + (b[3] - 9) +
           '" width="10" height="18" fill="' + colour(b[5]) + '" stroke="' + (b[6] ? '#202124' : 'none') + '"' + susp + '><title>' +
           esc(b[0]) + ': ' + b[4] + ' HCAs, worst ' + verdictName(b[5]) + ' (click for the ports)</title></rect>');
       } else {
-        s.push('<g class="sw clickable" data-node="' + esc(b[0]) + '"><rect x="' + (b[2] - 5) + '" y="' + (b[3] - 5) +
+        s.push('<g class="sw" data-node="' + esc(b[0]) + '"><rect x="' + (b[2] - 5) + '" y="' + (b[3] - 5) +
           '" width="10" height="10" fill="#fff" stroke="' + (b[6] ? '#202124' : colour(b[5])) + '"' + susp + '><title>' + esc(b[0]) +
           ': worst cable ' + verdictName(b[5]) + '</title></rect><text transform="translate(' + (b[2] + 3) + ',' + (b[3] + 9) +
           ') rotate(60)">' + esc(b[0]) + '</text></g>');
@@ -95,7 +95,7 @@
     rows.forEach(function (r, i) {
       var y = 30 + i * 18, note = F.notes[r.ci] || ['', []];
       var marked = mark !== undefined && (r.peer === mark || r.peer.indexOf(mark + ' ') === 0);
-      s.push('<g class="port clickable" data-node="' + esc(r.peer) + '"><rect x="10" y="' + y + '" width="34" height="14" fill="' +
+      s.push('<g class="port" data-node="' + esc(r.peer) + '"><rect x="10" y="' + y + '" width="34" height="14" fill="' +
         colour(r.v) + '" stroke="' + (r.flags & 1 || marked ? '#202124' : 'none') + '" stroke-width="' + (marked ? 4 : 2) + '"' +
         (r.flags & 2 ? ' stroke-dasharray="3 2"' : '') + '/><text x="14" y="' + (y + 11) + '" style="fill:#fff;font-size:10px">' + r.port +
         '</text><text x="52" y="' + (y + 11) + '" style="font-size:11px">' + esc(r.peer) + '[' + r.peerPort + ']  ' + verdictName(r.v) +

@@ -30,11 +30,12 @@ int run_report(const ReportRunOptions& o, std::ostream& err) {
   }
   if (!o.html.empty()) {
     std::unique_ptr<topo::Fabric> fabric;
-    if (o.with_fabric) fabric = std::make_unique<topo::Fabric>(o.fabric.load());
+    if (o.with_fabric && !o.loaded) fabric = std::make_unique<topo::Fabric>(o.fabric.load());
     std::optional<Nights> nights;
     const std::string db = o.nights.empty() ? o.history : o.nights;
     if (!db.empty()) nights = nights_side_by_side(History(db).last_runs(kNightsShown));
-    write_file_atomic(o.html, html_report(run, fabric.get(), "ibburn report: " + o.dir, nights ? &*nights : nullptr));
+    write_file_atomic(o.html, html_report(run, o.loaded ? o.loaded : fabric.get(), "ibburn report: " + o.dir,
+                                          nights ? &*nights : nullptr));
   }
   if (!o.prometheus.empty()) write_file_atomic(o.prometheus, prometheus_text(run));
   const RunVerdict v = run_verdict(run);
