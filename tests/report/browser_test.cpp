@@ -111,7 +111,7 @@ TEST(ReportBrowser, PageCountsAreTheRunsForAFailedAndAnIncompleteRun) {
   spec.hcas_per_host = 1;
   spec.spines_per_pod = 2;
   spec.rate = {topo::Width::X4, topo::Speed::HDR};
-  const auto d = wiring::generate_fat_tree(spec);
+  auto d = wiring::generate_fat_tree(spec);
   ibburn::testing::TempDir tmp;
   write_file_atomic(tmp.file("fabric.net"), wiring::to_ibsim_netfile(d));
   std::string leaf_port;  // the leaf's end of the first host cable
