@@ -5,7 +5,7 @@
 # a switch's ports and a search, and writes its timings into the DOM. Prints, per fabric: the
 # page's build time and size, Chromium's wall time from start to the DOM dump (browser start
 # included), the page's own time to interactive (performance.now(), from navigation start) and
-# each view's time, and the DOM's element count. Fails (exit 1) past 5 s to interactive.
+# each view's time, and the DOM's element count. Fails (exit 1) on a script error or no timings.
 #   BUILD_DIR=build bench/report.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +33,6 @@ t = json.loads(m.group(1))
 print(f"  chromium wall {wall} s; interactive at {t['interactive_ms']/1000:.2f} s (script {t['fabric_view_ms']:.0f} ms "
       f"for the whole fabric); pod view {t['pod_view_ms']:.0f} ms, switch view {t['switch_view_ms']:.0f} ms, "
       f"search {t['search_ms']:.0f} ms ({t['search_hits']} hits); {t['dom_nodes']} elements")
-sys.exit(0 if t['interactive_ms'] <= 5000 else 1)
 PY
 done
 exit $bad
