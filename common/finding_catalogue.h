@@ -114,7 +114,7 @@ enum class CableService {
 };
 
 // How the report's fabric map colours the ports a finding names (report/fabric_map).
-enum class MapMark { Errors, Slow, Flapping, Miswired, Missing };
+enum class MapMark { Errors, Unloaded, Slow, Degraded, Flapping, Miswired, Missing };
 
 struct FindingKindInfo {
   FindingKind kind;

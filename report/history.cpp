@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "common/error.h"
+#include "report/history_nights.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -265,6 +266,16 @@ std::optional<burn::JobChanges> History::changes_since_previous(long long run_id
   if (!q.step()) return std::nullopt;
   const long long previous = q.integer(0);
   return compare_runs(previous, observations_of(previous), observations_of(run_id));
+}
+
+std::vector<NightRun> History::last_runs(int n) const {
+  std::vector<NightRun> out;
+  Stmt q(db_, path_, "SELECT id, label, time, outcome FROM runs ORDER BY id DESC LIMIT ?");
+  q.bind(1, static_cast<long long>(n));
+  while (q.step()) out.push_back({q.integer(0), q.text(1), q.integer(2), q.text(3), {}});
+  std::reverse(out.begin(), out.end());
+  for (auto& r : out) r.observations = observations_of(r.id);
+  return out;
 }
 
 std::set<std::string> History::failed_cables(long long run_id) const {

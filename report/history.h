@@ -53,6 +53,8 @@ struct HistoryReport {
 burn::JobChanges compare_runs(long long previous_run, const std::vector<Observation>& previous,
                               const std::vector<Observation>& current);
 
+struct NightRun;  // report/history_nights.h
+
 class History {
  public:
   explicit History(const std::string& db_path);  // creates the schema when absent
@@ -66,6 +68,8 @@ class History {
   // What changed between the run recorded before `run_id` and `run_id` (compare_runs);
   // nullopt when `run_id` is the first.
   std::optional<burn::JobChanges> changes_since_previous(long long run_id) const;
+  // The last `n` runs, oldest first, each with what it saw (the page's nights side by side).
+  std::vector<NightRun> last_runs(int n) const;
   // Cables ("a[p] - b[q]") with a finding in run `run_id`.
   std::set<std::string> failed_cables(long long run_id) const;
 

@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "embedded/page_assets.h"
 #include "report/fabric_map.h"
+#include "report/history.h"
+#include "report/page_sections.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -25,16 +28,6 @@ std::string html_escape(const std::string& s) {
 }
 
 namespace {
-constexpr const char* kStyle = R"(<style>
-body{font-family:sans-serif;margin:16px;color:#202124}
-.verdict{font-size:28px;font-weight:bold;padding:12px 18px;border-radius:6px;color:#fff;display:inline-block}
-.pass{background:#2e9e44}.fail{background:#d93025}.incomplete{background:#e37400}
-table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;text-align:left}
-.heat{display:flex;flex-wrap:wrap;gap:2px;max-width:1300px}.heat div{width:12px;height:12px}
-.legend span{display:inline-block;padding:1px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
-svg text{font-size:9px}#drill{margin-top:6px}
-</style>)";
-
 // window.onerror writes into the DOM so a headless --dump-dom shows script errors.
 constexpr const char* kErrorTrap = R"(<script>
 window.onerror=function(m,s,l){var e=document.getElementById('js-errors');if(e){e.textContent+=m+' at '+l+'\n';}};
@@ -68,56 +61,6 @@ std::string suspects_table(const burn::BurnSummary& burn) {
   }
   return out + "</table>";
 }
-
-std::string map_svg(const FabricMap& m) {
-  std::string out =
-      fmt::format(R"(<svg id="map" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {:.0f} {:.0f}">)",
-                  m.width, m.height + 30);
-  for (const auto& e : m.edges) {
-    const auto &a = m.boxes[e.a], &b = m.boxes[e.b];
-    out += fmt::format(
-        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="{}"{} class="v-{}"><title>{} - {}: {} cable(s), {}</title></line>)",
-        a.x, a.y, b.x, b.y, colour(e.verdict), e.verdict == CableVerdict::Ok ? 0.4 : 2.5,
-        e.planned_only ? R"( stroke-dasharray="4 3")" : "", to_string(e.verdict), html_escape(a.name),
-        html_escape(b.name), e.cables, to_string(e.verdict));
-  }
-  for (const auto& b : m.boxes) {
-    if (b.hcas) {
-      out += fmt::format(
-          R"(<rect class="agg" data-leaf="{}" x="{:.1f}" y="{:.1f}" width="10" height="18" fill="{}" style="cursor:pointer"><title>{}: {} HCAs, worst cable {} (click for the cables)</title></rect>)",
-          html_escape(b.name.substr(0, b.name.size() - 5)), b.x - 5, b.y - 9, colour(b.verdict), html_escape(b.name),
-          b.hcas, to_string(b.verdict));
-    } else {
-      out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="5" fill="#1a73e8"><title>{}</title></circle>)", b.x, b.y,
-                         html_escape(b.name));
-    }
-  }
-  const char* tiers[] = {"hosts", "leaf", "spine", "core"};
-  std::vector<bool> labelled(4, false);
-  for (const auto& b : m.boxes)
-    if (!labelled[b.tier])
-      labelled[b.tier] = true, out += fmt::format(R"(<text x="4" y="{:.1f}">{}</text>)", b.y - 12, tiers[b.tier]);
-  return out + "</svg>";
-}
-
-std::string drill_data(const FabricMap& m) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [leaf, cables] : m.hcas_by_leaf)
-    for (const auto& c : cables) j[leaf].push_back({c.hca_port, c.leaf_port, to_string(c.verdict)});
-  std::string s = j.dump();
-  // "</" would end the script element early.
-  for (size_t pos = 0; (pos = s.find("</", pos)) != std::string::npos;) s.replace(pos, 2, "<\\/");
-  return s;
-}
-
-constexpr const char* kDrillScript = R"(<script>
-document.getElementById('map').addEventListener('click',function(ev){
-  var leaf=ev.target.getAttribute&&ev.target.getAttribute('data-leaf'); if(!leaf)return;
-  var rows=(DRILL[leaf]||[]).map(function(r){return '<tr><td>'+esc(r[0])+'</td><td>'+esc(r[1])+'</td><td>'+r[2]+'</td></tr>';});
-  document.getElementById('drill').innerHTML='<b>'+esc(leaf)+'</b><table><tr><th>HCA port</th><th>leaf port</th><th>verdict</th></tr>'+rows.join('')+'</table>';
-});
-function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
-</script>)";
 
 std::string heat_map(const burn::BurnSummary& burn) {
   double best = 0;
@@ -174,29 +117,17 @@ std::string job_section(const burn::JobRecord& job) {
   return out + "</table>";
 }
 
-// drain.txt as `ibburn run` wrote it: one host a line with its reason.
-std::string drain_table(const std::vector<std::string>& lines) {
-  std::string out = fmt::format("<h2>Hosts to drain ({})</h2>", lines.size());
-  if (lines.empty()) return out;
-  out += "<table><tr><th>host</th><th>reason</th></tr>";
-  for (const auto& l : lines) {
-    const auto tab = l.find('\t');
-    out += fmt::format("<tr><td>{}</td><td>{}</td></tr>", html_escape(l.substr(0, tab)),
-                       tab == std::string::npos ? "" : html_escape(l.substr(tab + 1)));
-  }
-  return out + "</table>";
-}
-
 }  // namespace
 
-std::string html_report(const RunData& run, const topo::Fabric* fabric, const std::string& title) {
+std::string html_report(const RunData& run, const topo::Fabric* fabric, const std::string& title,
+                        const Nights* nights) {
   const RunVerdict verdict = run_verdict(run);
   const char* shown = verdict.outcome == RunOutcome::Pass   ? "PASS"
                       : verdict.outcome == RunOutcome::Fail ? "FAIL"
                                                             : "INCOMPLETE";
 
-  std::string out = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html_escape(title) + "</title>" +
-                    kStyle + kErrorTrap + "</head><body>";
+  std::string out = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
+                    "</title><style>" + embedded::kPageStyle + "</style>" + kErrorTrap + "</head><body>";
   out += fmt::format(
       R"(<pre id="js-errors" style="color:#d93025"></pre><h1>{}</h1><div class="verdict {}" id="verdict">{}</div>)",
       html_escape(title), to_string(verdict.outcome), shown);
@@ -207,33 +138,35 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
   out += fmt::format(
       R"(<p>burn: {}; findings: <span id="findings-count">{}</span>{}</p>)",
       run.burn ? (run.burn->pass ? "pass" : "fail") : "not run", verdict.findings.size(),
-      run.drain ? fmt::format(R"(; hosts in drain.txt: <span id="drain-count">{}</span>)", run.drain->size()) : "");
+      run.drain ? fmt::format(R"(; hosts in drain.txt: <span id="drain-count">{}</span>)", run.drain->hosts.size())
+                : "");
+  out += actions_section(run, verdict.findings);
   if (fabric) {
-    const auto m = layout_fabric(*fabric, port_verdicts(run), missing_cables(run));
-    out += "<h2>Fabric map</h2><div class=\"legend\">";
-    for (int v = 0; v <= static_cast<int>(CableVerdict::Missing); ++v)
-      out +=
-          fmt::format(R"(<span style="background:{}">{}</span>)", colour(CableVerdict(v)), to_string(CableVerdict(v)));
-    out += "</div>" + map_svg(m) + "<div id=\"drill\">Click an HCA box under a leaf for its cables.</div>";
-    out += "<script>var DRILL=" + drill_data(m) + ";</script>" + kDrillScript;
+    std::map<std::string, std::string> labels;
+    for (const auto& c : run.cables.value_or(std::vector<CableRow>{}))
+      if (!c.label.empty())
+        labels[cable_name({c.a_node, std::atoi(c.a_port.c_str())}, {c.b_node, std::atoi(c.b_port.c_str())})] = c.label;
+    out += fabric_section(fabric_picture(*fabric, port_evidence(run), missing_cables(run), labels));
   }
+  // Switch health (firmware, temperatures) goes here, after the fabric: report/health_section.h.
+  out += bandwidth_section(stage_bandwidth(run.stages, run.endpoints));
+  if (nights) out += nights_section(*nights);
   if (run.burn && run.burn->job) out += job_section(*run.burn->job);
   if (run.burn) out += suspects_table(*run.burn) + heat_map(*run.burn);
   if (run.counters) out += counter_table(*run.counters);
-  if (run.drain) out += drain_table(*run.drain);
   out += "<h2>Findings</h2>";
   if (run.burn && run.burn->findings) {
-    out += findings_table("the job (topo, counters, host, burn)", verdict.findings);
-    return out + "</body></html>\n";  // the one list holds the host preflight's too
+    out += findings_table("the job (topo, counters, host, burn)", verdict.findings);  // the host preflight's too
+  } else {
+    if (run.topo) out += findings_table("topo check", *run.topo);
+    if (run.counters) out += findings_table("counters", counters_findings(run));
+    for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
+    if (run.burn)
+      for (const auto& h : run.burn->host_checks)
+        out += findings_table("burn preflight, host " + h.host + (h.refused ? " (refused by the burn)" : ""),
+                              h.check.findings);
   }
-  if (run.topo) out += findings_table("topo check", *run.topo);
-  if (run.counters) out += findings_table("counters", counters_findings(run));
-  for (const auto& h : run.hosts) out += findings_table("host " + h.host, h.findings);
-  if (run.burn)
-    for (const auto& h : run.burn->host_checks)
-      out += findings_table("burn preflight, host " + h.host + (h.refused ? " (refused by the burn)" : ""),
-                            h.check.findings);
-  return out + "</body></html>\n";
+  return out + "<script>" + embedded::kPageScript + "</script></body></html>\n";
 }
 
 }  // namespace ibburn::report

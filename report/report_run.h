@@ -13,9 +13,11 @@ struct ReportRunOptions {
   std::string html;           // -o: HTML page; empty: none
   topo::FabricSource fabric;  // for the map; used only when `with_fabric`
   bool with_fabric = false;
-  std::string prometheus;   // .prom textfile; empty: none
-  std::string history;      // SQLite database to record the run in; empty: none
-  long long unix_time = 0;  // when the run is recorded
+  const topo::Fabric* loaded = nullptr;  // a fabric already in memory (`ibburn run`'s), in place of `fabric`
+  std::string prometheus;                // .prom textfile; empty: none
+  std::string history;                   // SQLite database to record the run in (and show the nights of); empty: none
+  std::string nights;                    // a database the run is already in, to show the nights of (`ibburn run`)
+  long long unix_time = 0;               // when the run is recorded
 };
 
 // The run's verdict on `err` (and the recorded run's id): PASS or FAIL exit 0 (the run's own

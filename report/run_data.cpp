@@ -27,6 +27,25 @@ std::vector<Finding> findings_of(const nlohmann::json& j, const fs::path& p) {
   }
   return out;
 }
+// results.jsonl: the run's header (endpoints), then one line per finished stage.
+void read_results(const fs::path& p, RunData& run) {
+  std::istringstream in(read_file(p));
+  int lineno = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineno;
+    if (line.empty()) continue;
+    try {
+      const auto j = nlohmann::json::parse(line);
+      if (j.value("type", "") == "stage")
+        run.stages.push_back(burn::stage_result_from_json(j));
+      else
+        for (const auto& e : j.value("endpoints", nlohmann::json::array()))
+          run.endpoints.push_back(burn::endpoint_from_json(e));
+    } catch (const std::exception& e) {
+      throw InputError(p.string(), lineno, e.what());
+    }
+  }
+}
 }  // namespace
 
 RunData load_run_dir(const fs::path& dir) {
@@ -49,12 +68,10 @@ RunData load_run_dir(const fs::path& dir) {
     run.hosts.push_back({name.substr(5, name.size() - 10), findings_of(parse_file(p), p)});
   }
   run.began = fs::exists(dir / "results.jsonl") || fs::exists(dir / "counters-before.json");
-  if (fs::exists(dir / "drain.txt")) {
-    std::istringstream in(read_file(dir / "drain.txt"));
-    run.drain.emplace();
-    for (std::string line; std::getline(in, line);)
-      if (!line.empty()) run.drain->push_back(line);
-  }
+  if (run.began && fs::exists(dir / "results.jsonl")) read_results(dir / "results.jsonl", run);
+  if (fs::exists(dir / "drain.txt")) run.drain = parse_drain(read_file(dir / "drain.txt"));
+  if (fs::exists(dir / "cables.csv"))
+    run.cables = parse_cables_csv(read_file(dir / "cables.csv"), (dir / "cables.csv").string());
   if (!run.burn && !run.topo && !run.counters && run.hosts.empty() && !run.began)
     throw InputError(dir.string(), 0,
                      "no run here: none of summary.json, results.jsonl, topo.json, counters.json, host-*.json");

@@ -8,8 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "burn/results.h"
 #include "burn/summary.h"
 #include "common/finding.h"
+#include "report/service_lists.h"
 
 namespace ibburn::report {
 
@@ -26,12 +28,17 @@ struct RunData {
   // results.jsonl or counters-before.json: a burn or `ibburn run` began here (with no summary
   // yet, the run stopped before its first one).
   bool began = false;
-  std::optional<std::vector<std::string>> drain;  // drain.txt (`ibburn run`): "HOST\tREASON" lines
+  std::optional<DrainList> drain;               // drain.txt (`ibburn run`)
+  std::optional<std::vector<CableRow>> cables;  // cables.csv (`ibburn run`)
+  // results.jsonl: the endpoints (index = rank) and every stage's flows with their per-second
+  // samples; empty without the file.
+  std::vector<burn::EndpointInfo> endpoints;
+  std::vector<burn::StageResult> stages;
 };
 
-// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json and
-// DIR/drain.txt; each is optional, but a directory with none of them nor results.jsonl holds no
-// run (an InputError naming it). Bad JSON is an InputError naming the file.
+// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json,
+// DIR/results.jsonl, DIR/drain.txt and DIR/cables.csv; each is optional, but a directory with none of them nor
+// results.jsonl holds no run (an InputError naming it). Bad JSON is an InputError naming the file.
 RunData load_run_dir(const std::filesystem::path& dir);
 
 std::vector<Finding> counters_findings(const RunData& run);

@@ -282,6 +282,8 @@ class Job : public burn::Explainer {
     ro.dir = dir_;
     ro.html = dir_ + "/report.html";
     ro.prometheus = dir_ + "/ibburn.prom";
+    ro.nights = o_.history;
+    if (model_) ro.loaded = &model_->fabric;  // the page's picture of the fabric the job ran on
     report::run_report(ro, std::cerr);
     if (o_.slurm_drain) slurm_drain(drain, std::cerr);
     print_changes(doc);

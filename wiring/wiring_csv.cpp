@@ -4,6 +4,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/csv.h"
 #include "common/error.h"
 #include "common/file_io.h"
 #include "common/text.h"
@@ -20,59 +21,6 @@ constexpr const char* kHeaderHint = "a_node,a_port,b_node,b_port[,rate[,cable]]"
 constexpr int kMaxPort = 254;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-// Splits one line into fields: RFC 4180 quoting ("" inside quotes is a quote), '#' outside
-// quotes starts a comment, unquoted fields are trimmed. Empty result = blank/comment line.
-std::vector<std::string> split_fields(std::string_view line, const std::string& origin, int lineno) {
-  std::vector<std::string> fields;
-  std::string field;
-  size_t i = 0;
-  bool any = false;  // whether the line holds anything but blanks before a comment
-  while (true) {
-    // one field
-    while (i < line.size() && is_blank(line[i])) ++i;
-    if (i < line.size() && line[i] == '"') {
-      ++i;
-      field.clear();
-      while (true) {
-        if (i >= line.size()) throw InputError(origin, lineno, "unterminated quoted field");
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        field += line[i++];
-      }
-      while (i < line.size() && is_blank(line[i])) ++i;
-      if (i < line.size() && line[i] != ',' && line[i] != '#')
-        throw InputError(origin, lineno, "unexpected text after a quoted field");
-      any = true;
-    } else {
-      size_t start = i;
-      while (i < line.size() && line[i] != ',' && line[i] != '#') {
-        if (line[i] == '"')
-          throw InputError(origin, lineno, "a quote inside an unquoted field (quote the whole field)");
-        ++i;
-      }
-      field = std::string(trim(line.substr(start, i - start)));
-      if (!field.empty()) any = true;
-    }
-    fields.push_back(std::move(field));
-    field.clear();
-    if (i < line.size() && line[i] == ',') {
-      any = true;
-      ++i;
-      continue;
-    }
-    break;  // end of line or comment
-  }
-  if (!any) fields.clear();
-  return fields;
-}
 
 std::string lower(std::string s) {
   for (char& c : s)
@@ -158,7 +106,7 @@ Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
     pos = end + 1;
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    std::vector<std::string> fields = split_fields(line, origin, lineno);
+    std::vector<std::string> fields = split_csv_line(line, origin, lineno);
     if (fields.empty()) continue;
     if (columns == 0) {
       index = parse_header(fields, origin, lineno);

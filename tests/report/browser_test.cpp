@@ -11,6 +11,7 @@
 #include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
+#include "wiring/wiring.h"
 
 using namespace ibburn;
 namespace fs = std::filesystem;
@@ -26,14 +27,64 @@ topo::Fabric fabric_of(const wiring::FatTreeDesign& d) {
     f.connect({*f.find_name(c.a.node), c.a.port}, {*f.find_name(c.b.node), c.b.port});
   return f;
 }
-// Headless Chromium's DOM of a page (its profile under `tmp`); empty when it fails.
-std::string dump_dom(const ibburn::testing::TempDir& tmp, const std::string& html) {
-  const std::string dom = html + ".dom";
+// Headless Chromium's DOM of a page (its profile under `tmp`), opened at `hash` ("search=x");
+// empty when it fails. Its console goes to `html`.log: a script error fails the test there too.
+std::string dump_dom(const ibburn::testing::TempDir& tmp, const std::string& html, const std::string& hash = "") {
+  const std::string dom = html + ".dom", log = html + ".log";
+  const std::string cmd =
+      "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync --enable-logging=stderr "
+      "--user-data-dir=" +
+      tmp.file("profile") + " --dump-dom 'file://" + html + (hash.empty() ? "" : "#" + hash) + "' > " + dom + " 2> " +
+      log;
+  if (std::system(cmd.c_str()) != 0) return "";
+  const std::string console = read_file(log);
+  EXPECT_EQ(console.find("Uncaught"), std::string::npos) << console;
+  return read_file(dom);
+}
+
+// How often `needle` occurs in `text`.
+size_t occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// The DOM without the page's own script (page.js, last), whose text holds the markup it draws.
+std::string drawn(const std::string& dom) { return dom.substr(0, dom.rfind("<script>")); }
+
+// The picture holds every switch (one box each) and every cable (on exactly one line: the
+// lines' data-cables add up).
+void expect_whole_fabric(const std::string& page, size_t switches, size_t cables) {
+  const std::string dom = drawn(page);
+  EXPECT_NE(dom.find(R"(data-view="fabric")"), std::string::npos);
+  EXPECT_EQ(occurrences(dom, R"(<g class="sw")"), switches);
+  size_t drawn = 0;
+  const std::regex counts(R"re(data-cables="([0-9]+)")re");
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), counts); it != std::sregex_iterator(); ++it)
+    drawn += std::stoul((*it)[1]);
+  EXPECT_EQ(drawn, cables);
+}
+
+// The rows of the table with this id, header excluded.
+size_t table_rows(const std::string& dom, const std::string& id) {
+  const auto at = dom.find("id=\"" + id + "\"");
+  if (at == std::string::npos) return 0;
+  return occurrences(dom.substr(at, dom.find("</table>", at) - at), "<tr>") - 1;
+}
+
+// Headless Chromium's screenshot of a page, kept in the build tree for a person to look at.
+void screenshot(const ibburn::testing::TempDir& tmp, const std::string& html, const std::string& name) {
+  const fs::path png = fs::path(IBBURN_BINARY_DIR) / "tests" / "report" / name;
+  fs::create_directories(png.parent_path());
   const std::string cmd =
       "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
       "--disable-background-networking --disable-component-update --disable-sync --user-data-dir=" +
-      tmp.file("profile") + " --dump-dom file://" + html + " > " + dom + " 2>/dev/null";
-  return std::system(cmd.c_str()) == 0 ? read_file(dom) : "";
+      tmp.file("profile") + " --window-size=1400,2400 --screenshot=" + png.string() + " file://" + html +
+      " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_GT(fs::file_size(png), 10000u);
+  std::cout << "screenshot: " << png << "\n";
 }
 
 // The number in the page's element with this id ("<span id="findings-count">7</span>"), -1 if none.
@@ -60,7 +111,7 @@ TEST(ReportBrowser, PageCountsAreTheRunsForAFailedAndAnIncompleteRun) {
   spec.hcas_per_host = 1;
   spec.spines_per_pod = 2;
   spec.rate = {topo::Width::X4, topo::Speed::HDR};
-  const auto d = wiring::generate_fat_tree(spec);
+  auto d = wiring::generate_fat_tree(spec);
   ibburn::testing::TempDir tmp;
   write_file_atomic(tmp.file("fabric.net"), wiring::to_ibsim_netfile(d));
   std::string leaf_port;  // the leaf's end of the first host cable
@@ -69,10 +120,21 @@ TEST(ReportBrowser, PageCountsAreTheRunsForAFailedAndAnIncompleteRun) {
       if (leaf_port.empty() && hca.node.find(" mlx5_") != std::string::npos)
         leaf_port = sw.node + "[" + std::to_string(sw.port) + "]";
   ASSERT_FALSE(leaf_port.empty());
+  // The wiring list plans one uplink at 4xNDR (the fabric runs 4xHDR): a degraded cable for
+  // cables.csv, with its label.
+  wiring::Cable* uplink = nullptr;
+  for (auto& c : d.wiring.cables)
+    if (!uplink && c.a.node.find(" mlx5_") == std::string::npos && c.b.node.find(" mlx5_") == std::string::npos)
+      uplink = &c;
+  ASSERT_NE(uplink, nullptr);
+  uplink->rate = topo::LinkRate{topo::Width::X4, topo::Speed::NDR};
+  uplink->label = "C-0042";
+  write_file_atomic(tmp.file("wiring.csv"), wiring::to_csv(d.wiring));
 
   const std::string ibburn = std::string(IBBURN_BINARY_DIR) + "/ibburn", run = tmp.file("run");
-  const int rc = std::system((ibburn + " run --transport sim --fabric " + tmp.file("fabric.net") +
-                              " --routing adaptive --probes 0 --duration 1s --degrade '" + leaf_port +
+  const int rc = std::system((ibburn + " run --transport sim --fabric " + tmp.file("fabric.net") + " --wiring " +
+                              tmp.file("wiring.csv") +
+                              " --max-drain 100% --routing adaptive --probes 0 --duration 1s --degrade '" + leaf_port +
                               "=0.25' --quiet --out " + run + " 2> " + tmp.file("run.err"))
                                  .c_str());
   ASSERT_EQ(WEXITSTATUS(rc), 1) << read_file(tmp.file("run.err"));
@@ -94,6 +156,34 @@ TEST(ReportBrowser, PageCountsAreTheRunsForAFailedAndAnIncompleteRun) {
   EXPECT_EQ(count_in(dom, "findings-count"), findings);
   EXPECT_EQ(count_in(dom, "drain-count"), drained);
   EXPECT_NE(dom.find("slow_flow"), std::string::npos);  // the burn's findings are listed
+  EXPECT_NE(dom.find(R"(<pre id="js-errors" style="color:#d93025"></pre>)"), std::string::npos);
+
+  // Actions first: the drain list and the cable list as drain.txt and cables.csv hold them,
+  // each with its copy button, above the picture.
+  const auto actions = dom.find(R"(id="actions")");
+  ASSERT_NE(actions, std::string::npos);
+  EXPECT_LT(actions, dom.find(R"(id="fabric")"));
+  EXPECT_EQ(static_cast<long>(table_rows(dom, "drain-list")), drained);
+  const std::string csv = read_file(run + "/cables.csv");
+  const size_t cable_rows = occurrences(csv, "\n") - 1;
+  EXPECT_GT(cable_rows, 0u);
+  EXPECT_EQ(table_rows(dom, "cable-list"), cable_rows);
+  EXPECT_NE(dom.find(R"(data-copy="drain-text")"), std::string::npos);
+  EXPECT_NE(dom.find(R"(data-copy="cables-text")"), std::string::npos);
+  // The fabric the job ran on, every switch and cable; bandwidth over time, a chart per stage.
+  expect_whole_fabric(dom, d.switches.size(), d.wiring.cables.size());
+  EXPECT_EQ(static_cast<int>(occurrences(dom, R"(<figure class="stage-bw")")), s.stages_run);
+  EXPECT_NE(dom.find(R"(class="median")"), std::string::npos);
+  EXPECT_NE(dom.find(R"(class="line-rate")"), std::string::npos);
+  // The search finds a host's HCA.
+  const std::string host = d.hcas.front().host;
+  const std::string found = dump_dom(tmp, run + "/report.html", "search=" + host);
+  const auto results = found.find(R"(id="search-results")");
+  ASSERT_NE(results, std::string::npos);
+  EXPECT_NE(found.find("HCA " + host + " mlx5_0", results), std::string::npos) << found.substr(results, 400);
+  const std::string label = dump_dom(tmp, run + "/report.html", "search=C-0042");
+  EXPECT_NE(label.find("cable C-0042: "), std::string::npos);
+  screenshot(tmp, run + "/report.html", "run-report.png");
 
   s.complete = false;  // as the summary of a run killed before its end says
   burn::write_summary(run + "/summary.json", s);
@@ -170,6 +260,16 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   // The slow endpoint's and the bad cable's leaves show their verdicts.
   EXPECT_NE(dumped.find(std::string("fill=\"") + report::colour(report::CableVerdict::Slow)), std::string::npos);
   EXPECT_NE(dumped.find(std::string("fill=\"") + report::colour(report::CableVerdict::Errors)), std::string::npos);
+  expect_whole_fabric(dumped, 320, 12280);
+  // Zoom: a pod's own view, one switch's ports; the search finds a host on a page of 4,088 HCAs.
+  const std::string pod = dump_dom(tmp, html, "pod=2");
+  EXPECT_NE(pod.find(R"(data-view="pod")"), std::string::npos);
+  EXPECT_GT(occurrences(drawn(pod), "<line"), 16u * 16u);  // pod 2's leaf-spine bundles at least
+  const std::string leaf = dump_dom(tmp, html, "node=pod1-leaf01");
+  EXPECT_NE(leaf.find(R"(data-view="switch")"), std::string::npos);
+  EXPECT_EQ(occurrences(drawn(leaf), R"(<g class="port")"), 64u);
+  const std::string found = dump_dom(tmp, html, "search=host511");
+  EXPECT_NE(found.find("HCA host511 mlx5_7"), std::string::npos);
   ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html + " >/dev/null 2>&1").c_str()), 0);
   EXPECT_GT(fs::file_size(png), 10000u);
   std::cout << "screenshot: " << png << "\n";

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "report/fabric_map.h"
+#include "report/fabric_views.h"
 #include "report/html_report.h"
 
 using namespace ibburn;
@@ -51,13 +52,14 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
   run.burn->endpoints = {slow};
   run.burn->suspects = {{"leaf1[6] -> spine1[2]", "leaf1[6]", "spine1[2]", 1.0, 2, 0, {}},
                         {"leaf1[5] -> spine1[1]", "leaf1[5]", "spine1[1]", 0.2, 1, 3, {}}};
-  const auto v = port_verdicts(run);
-  EXPECT_EQ(v.at("leaf1[2]"), CableVerdict::Errors);
-  EXPECT_EQ(v.at("gpu003 mlx5_0[1]"), CableVerdict::Slow);
-  EXPECT_EQ(v.at("spine1[3]"), CableVerdict::Miswired);
-  EXPECT_EQ(v.at("leaf1[6]"), CableVerdict::Slow);  // the burn named it
-  EXPECT_EQ(v.at("spine1[2]"), CableVerdict::Slow);
-  EXPECT_FALSE(v.count("leaf1[5]"));  // 20%: a tie, not a verdict
+  const auto v = port_evidence(run);
+  EXPECT_EQ(v.at("leaf1[2]").verdict, CableVerdict::Errors);
+  EXPECT_EQ(v.at("gpu003 mlx5_0[1]").verdict, CableVerdict::Slow);
+  EXPECT_EQ(v.at("spine1[3]").verdict, CableVerdict::Miswired);
+  EXPECT_EQ(v.at("leaf1[6]").verdict, CableVerdict::Slow);  // the burn named it
+  EXPECT_EQ(v.at("spine1[2]").verdict, CableVerdict::Slow);
+  EXPECT_EQ(v.at("leaf1[5]").verdict, CableVerdict::Ok);  // 20%: a tie, not a verdict
+  EXPECT_TRUE(v.at("leaf1[5]").suspect);                  // but outlined
 
   const auto m = layout_fabric(small_fabric(), v, missing_cables(run));
   ASSERT_NE(box(m, "spine1"), nullptr);
@@ -87,8 +89,14 @@ TEST(ReportFabricMap, VerdictsFromFindingsAndBurn) {
     }
   }
   EXPECT_EQ(bundles, 2);
-  ASSERT_EQ(m.hcas_by_leaf.at("leaf1").size(), 2u);
-  EXPECT_EQ(m.hcas_by_leaf.at("leaf1")[1].verdict, CableVerdict::Errors);
+  // The switch view's cables: leaf1's two HCA cables, the second with the counters' errors.
+  const auto pic = fabric_picture(small_fabric(), v, missing_cables(run), {});
+  std::vector<const PictureCable*> at_leaf1;
+  for (const auto& c : pic.cables)
+    if (pic.nodes[c.b].name == "leaf1" && pic.nodes[c.a].name.find(" mlx5_") != std::string::npos)
+      at_leaf1.push_back(&c);
+  ASSERT_EQ(at_leaf1.size(), 2u);
+  EXPECT_EQ(at_leaf1[1]->verdict, CableVerdict::Errors);
 }
 
 TEST(ReportHtml, EscapesAndHasVerdictFirst) {

@@ -129,3 +129,23 @@ TEST_F(ReportRun, DirectoryWithoutARunIsBadInput) {
 }
 
 }  // namespace
+
+// With a history the page shows the nights recorded so far, this one last; a job that already
+// recorded itself (`ibburn run`) shows its database's nights without recording again.
+TEST_F(ReportRun, HistoryPutsTheNightsSideBySide) {
+  report::ReportRunOptions o;
+  o.dir = dir_ + "/run";
+  o.html = dir_ + "/report.html";
+  o.history = dir_ + "/history.sqlite";
+  std::ostringstream err;
+  ASSERT_EQ(report::run_report(o, err), 0);
+  EXPECT_NE(read_file(o.html).find("Nights side by side (the last 1)"), std::string::npos);
+  ASSERT_EQ(report::run_report(o, err), 0);
+  const std::string page = read_file(o.html);
+  EXPECT_NE(page.find("Nights side by side (the last 2)"), std::string::npos);
+  EXPECT_NE(page.find("<th>golden set</th>"), std::string::npos);
+  o.nights = o.history;
+  o.history.clear();
+  ASSERT_EQ(report::run_report(o, err), 0);
+  EXPECT_NE(read_file(o.html).find("Nights side by side (the last 2)"), std::string::npos);
+}

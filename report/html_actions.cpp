@@ -1,0 +1,72 @@
+// The page's actions, under the verdict: what the site does after the run.
+#include <fmt/format.h>
+
+#include "report/html_report.h"
+#include "report/page_sections.h"
+
+namespace ibburn::report {
+
+namespace {
+// A list's text for the clipboard (page.js copies the textarea; print hides both).
+std::string copy_button(const std::string& id, const std::string& text) {
+  return fmt::format(
+      R"(<button class="copy" data-copy="{0}" type="button">Copy as text</button><textarea id="{0}" class="copytext" readonly>{1}</textarea>)",
+      id, html_escape(text));
+}
+
+std::string systemic_list(const std::vector<Finding>& findings) {
+  std::string rows;
+  size_t n = 0;
+  for (const auto& f : findings) {
+    if (f.kind != FindingKind::Systemic) continue;
+    ++n;
+    const auto scope = f.details.value("scope", nlohmann::json::object());
+    rows += fmt::format("<li class=\"sev-{}\"><b>{} {}</b>: {}</li>", to_string(f.severity),
+                        html_escape(scope.value("type", std::string("scope"))),
+                        html_escape(scope.value("name", std::string())), html_escape(f.message));
+  }
+  if (n == 0) return "";
+  return fmt::format(
+      "<h2>Systemic causes ({})</h2><p class=\"note\">The fabric's, a tier's, a rail's or a switch's: one cause "
+      "each, not a host's or a cable's. They drain nobody.</p><ul id=\"systemic\">{}</ul>",
+      n, rows);
+}
+
+std::string drain_list(const DrainList& drain) {
+  std::string out = fmt::format("<h2>Hosts to drain ({})</h2>", drain.hosts.size());
+  for (const auto& note : drain.notes) out += "<p class=\"note\">" + html_escape(note) + "</p>";
+  if (drain.hosts.empty()) return out;
+  out += copy_button("drain-text", drain_as_text(drain.hosts));
+  out += "<table id=\"drain-list\"><tr><th>host</th><th>reason</th></tr>";
+  for (const auto& h : drain.hosts)
+    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>", html_escape(h.host), html_escape(h.reason));
+  return out + "</table>";
+}
+
+std::string cable_list(const std::vector<CableRow>& cables) {
+  std::string out = fmt::format("<h2>Cables to service ({})</h2>", cables.size());
+  if (cables.empty()) return out;
+  out += copy_button("cables-text", cables_as_text(cables));
+  out +=
+      "<table id=\"cable-list\"><tr><th>cable</th><th>end A</th><th>end B</th><th>action</th><th>module</th>"
+      "<th>evidence</th></tr>";
+  for (const auto& c : cables) {
+    out += fmt::format(
+        "<tr><td class=\"name\">{}</td><td class=\"name\">{}[{}]</td><td class=\"name\">{}[{}]</td>"
+        "<td class=\"action-{}\">{}</td><td>{}</td><td>{}</td></tr>",
+        html_escape(c.label), html_escape(c.a_node), html_escape(c.a_port), html_escape(c.b_node),
+        html_escape(c.b_port), html_escape(c.action), html_escape(c.action), html_escape(module_text(c)),
+        html_escape(c.evidence));
+  }
+  return out + "</table>";
+}
+}  // namespace
+
+std::string actions_section(const RunData& run, const std::vector<Finding>& findings) {
+  std::string out = systemic_list(findings);
+  if (run.drain) out += drain_list(*run.drain);
+  if (run.cables) out += cable_list(*run.cables);
+  return out.empty() ? "" : "<section id=\"actions\">" + out + "</section>";
+}
+
+}  // namespace ibburn::report

@@ -1,0 +1,38 @@
+#pragma once
+// The two lists `ibburn run` leaves beside the page, read back for it (pure): drain.txt
+// ("HOST<TAB>REASON" lines; "# ..." lines say why hosts were not drained) and cables.csv (by
+// its header's names, so columns added later, such as the module's part and serial number,
+// are read when present), and each list as the text a site pastes into its ticket.
+#include <string>
+#include <vector>
+
+namespace ibburn::report {
+
+struct DrainRow {
+  std::string host, reason;
+};
+
+struct DrainList {
+  std::vector<DrainRow> hosts;     // what `--slurm-drain` drains
+  std::vector<std::string> notes;  // the "# ..." lines (the drain guard's), without the "# "
+};
+
+// Columns a_node, a_port, b_node, b_port, cable, action, evidence; optional vendor,
+// part_number (or pn), serial_number (or sn).
+struct CableRow {
+  std::string a_node, a_port, b_node, b_port, label, action, evidence, vendor, part_number, serial_number;
+};
+
+// The module as the site orders it: "VENDOR PART SN SERIAL", the parts known; "" for none.
+std::string module_text(const CableRow& c);
+
+DrainList parse_drain(const std::string& text);
+// A header without a_node, a_port, b_node, b_port and action, or a row with fewer fields than
+// the header, is an InputError naming origin and line.
+std::vector<CableRow> parse_cables_csv(const std::string& text, const std::string& origin);
+
+// One line a host: "HOST<TAB>REASON"; one line a cable: "LABEL: A[p] <-> B[q]: ACTION (PART SN): EVIDENCE".
+std::string drain_as_text(const std::vector<DrainRow>& hosts);
+std::string cables_as_text(const std::vector<CableRow>& cables);
+
+}  // namespace ibburn::report
