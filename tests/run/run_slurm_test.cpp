@@ -1,0 +1,164 @@
+// `ibburn run` under a real Slurm (tests/support/slurm_cluster.h: munged, slurmctld and four
+// slurmd, each node its own hostname) over a small ibsim fabric whose hosts are the Slurm
+// nodes: srun --mpi=pmix with the TCP transport, --slurm-drain seen in `sinfo -R`, the nightly
+// sbatch script, and a step cancelled with scancel. Skips, saying why, where the daemons or
+// ibsim cannot start.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "tests/support/sim_fabric.h"
+#include "tests/support/slurm_cluster.h"
+#include "tests/support/temp_dir.h"
+#include "wiring/fat_tree.h"
+#include "wiring/ibsim_netfile.h"
+#include "wiring/wiring.h"
+
+namespace ibburn {
+namespace {
+
+using testing::CommandResult;
+using testing::SimFabric;
+using testing::SimOptions;
+using testing::SlurmCluster;
+using Clock = std::chrono::steady_clock;
+
+const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+const std::string kNightly = std::string(IBBURN_SOURCE_DIR) + "/scripts/nightly.sbatch";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool wait_for_file(const std::string& path, std::chrono::seconds limit) {
+  const auto deadline = Clock::now() + limit;
+  while (!std::filesystem::exists(path))
+    if (Clock::now() > deadline)
+      return false;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return true;
+}
+
+// 2 leaves x 2 hosts (host001..host004, one HCA each), 2 spines, 4xHDR: the hosts are the
+// Slurm nodes.
+wiring::FatTreeDesign design() {
+  wiring::FatTreeSpec s;
+  s.tiers = 2;
+  s.radix = 4;
+  s.hosts = 4;
+  s.hcas_per_host = 1;
+  s.rate = {topo::Width::X4, topo::Speed::HDR};
+  return wiring::generate_fat_tree(s);
+}
+
+class RunSlurm : public ::testing::Test {
+ protected:
+  wiring::FatTreeDesign plan = design();
+  ibburn::testing::TempDir tmp;
+  const std::string dir = tmp.path();
+  std::unique_ptr<SlurmCluster> slurm;
+  std::unique_ptr<SimFabric> fabric;
+
+  void SetUp() override {
+    if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
+    slurm = std::make_unique<SlurmCluster>();
+    if (!slurm->unavailable().empty()) GTEST_SKIP() << "no Slurm here: " << slurm->unavailable();
+    SimOptions o;
+    o.opensm_args = {"-R", "ftree"};
+    fabric = std::make_unique<SimFabric>(write("net", wiring::to_ibsim_netfile(plan)), o);
+  }
+
+  std::string write(const std::string& name, const std::string& text) const {
+    std::filesystem::create_directories(std::filesystem::path(dir + "/" + name).parent_path());
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  }
+
+  // The TCP transport reports no HCA port: rank k (one task per node, in node order) drives
+  // host00(k+1)'s.
+  std::string endpoints() const {
+    std::string text;
+    for (size_t r = 0; r < plan.hcas.size(); ++r) text += fmt_rank(r, plan.hcas[r].guid + 1);
+    return text;
+  }
+  static std::string fmt_rank(size_t rank, uint64_t guid) {
+    std::ostringstream os;
+    os << rank << " 0x" << std::hex << guid << "\n";
+    return os.str();
+  }
+
+  // A site's directory as scripts/nightly.sbatch reads it.
+  std::string site() const {
+    write("site/wiring.csv", wiring::to_csv(plan.wiring));
+    write("site/node-name-map", wiring::node_name_map(plan).to_text());
+    write("site/endpoints", endpoints());
+    return dir + "/site";
+  }
+
+  // `ibburn run --transport tcp` as the job's options; TCP's bytes never cross the switches,
+  // so coverage from counters is off.
+  std::vector<std::string> run_args(const std::string& out, const std::string& duration) const {
+    const std::string s = site();
+    return {kIbburn,           "run",
+            "--transport",     "tcp",
+            "--wiring",        s + "/wiring.csv",
+            "--node-name-map", s + "/node-name-map",
+            "--endpoints",     s + "/endpoints",
+            "--coverage",      "0",
+            "--probes",        "0",
+            "--duration",      duration,
+            "--out",           out};
+  }
+
+  std::map<std::string, std::string> env() const {
+    // Every "node" shares one kernel: Open MPI's shared-memory transport crashes across them.
+    return {{"SLURM_CONF", slurm->conf()}, {"OMPI_MCA_btl", "self,tcp"}};
+  }
+
+  CommandResult srun(std::vector<std::string> argv, std::chrono::seconds limit) const {
+    std::vector<std::string> all = {"srun", "--mpi=pmix", "-N4", "--ntasks-per-node=1", "--job-name=ibburn-test"};
+    all.insert(all.end(), argv.begin(), argv.end());
+    return fabric->run(all, limit, env());
+  }
+
+  std::string sim_id(const std::string& hca) const {
+    for (const auto& h : plan.hcas)
+      if (h.description == hca) return wiring::ibsim_node_id(topo::NodeType::CA, h.guid);
+    throw std::logic_error("no HCA " + hca);
+  }
+};
+
+TEST_F(RunSlurm, SrunOverFourNodesDrainsExactlyTheHostWithSymbolErrors) {
+  const std::string out = dir + "/run";
+  std::vector<std::string> args = run_args(out, "2s");
+  args.emplace_back("--slurm-drain");
+  std::thread inject([&] {
+    if (!wait_for_file(out + "/counters-before.json", std::chrono::seconds(60))) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    fabric->console("PerformanceSet \"" + sim_id("host003 mlx5_0") + "\"[1] PortCounters.SymbolErrorCounter=300");
+  });
+  const auto r = srun(args, std::chrono::seconds(120));
+  inject.join();
+  ASSERT_EQ(r.exit_code, 1) << r.err << slurm->logs();
+  const auto s = nlohmann::json::parse(read(out + "/summary.json"));
+  // Four ranks on four hosts, each rank on its node.
+  ASSERT_EQ(s["endpoints"].size(), 4u) << s.dump(1);
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(s["endpoints"][k]["host"], plan.hcas[k].host) << s["endpoints"].dump(1);
+  const auto drained = slurm->drained();
+  ASSERT_EQ(drained.size(), 1u) << slurm->shell("sinfo -R") << r.err;
+  EXPECT_EQ(drained[0].rfind("host003|ibburn: errors_under_load: ", 0), 0u) << drained[0];
+  EXPECT_EQ(read(out + "/drain.txt").rfind("host003\terrors_under_load: ", 0), 0u) << read(out + "/drain.txt");
+}
+
+}  // namespace
+}  // namespace ibburn
