@@ -160,5 +160,59 @@ TEST_F(RunSlurm, SrunOverFourNodesDrainsExactlyTheHostWithSymbolErrors) {
   EXPECT_EQ(read(out + "/drain.txt").rfind("host003\terrors_under_load: ", 0), 0u) << read(out + "/drain.txt");
 }
 
+// The nightly job as a site submits it, pointed at this fabric through its environment: it
+// completes, exit 0, with its run directory (named after the job) and the history.
+TEST_F(RunSlurm, NightlySbatchCompletesWithItsRunDirectoryAndHistory) {
+  const std::string state = dir + "/state";
+  auto e = env();
+  e["IBBURN"] = kIbburn;
+  e["IBBURN_SITE"] = site();
+  e["IBBURN_STATE"] = state;
+  e["IBBURN_TRANSPORT"] = "tcp";
+  e["IBBURN_DURATION"] = "1s";
+  e["IBBURN_ARGS"] = "--coverage 0 --probes 0";
+  const auto r = fabric->run(
+      {"sbatch", "--wait", "--parsable", "-N4", "--ntasks-per-node=1", "--output=" + dir + "/nightly-%j.log", kNightly},
+      std::chrono::seconds(180), e);
+  const std::string job = r.out.substr(0, r.out.find_first_of(";\n"));
+  const std::string log = read(dir + "/nightly-" + job + ".log");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << log << slurm->logs();
+  std::vector<std::filesystem::path> runs;
+  for (const auto& d : std::filesystem::directory_iterator(state + "/runs")) runs.push_back(d.path());
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_TRUE(runs[0].filename().string().ends_with("-" + job)) << runs[0];
+  EXPECT_NE(log.find("ibburn run: exit 0, outputs in " + runs[0].string()), std::string::npos) << log;
+  const auto s = nlohmann::json::parse(read(runs[0].string() + "/summary.json"));
+  EXPECT_EQ(s["verdict"], "pass") << s["findings"].dump(1);
+  EXPECT_EQ(s["endpoints"].size(), 4u);
+  EXPECT_EQ(s["job"]["steps"].back()["name"], "history") << s["job"].dump(1);
+  EXPECT_TRUE(std::filesystem::exists(state + "/history.sqlite"));
+  EXPECT_EQ(read(runs[0].string() + "/drain.txt"), "");
+  EXPECT_TRUE(slurm->drained().empty()) << slurm->shell("sinfo -R");
+}
+
+// scancel ends the step (SIGTERM to every task, then SIGKILL): what is left reports
+// INCOMPLETE, never PASS.
+TEST_F(RunSlurm, AStepCancelledWithScancelReportsIncomplete) {
+  const std::string out = dir + "/run";
+  std::string cancelled;
+  std::thread cancel([&] {
+    if (!wait_for_file(out + "/results.jsonl", std::chrono::seconds(60))) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    cancelled = slurm->shell("squeue -h -n ibburn-test -o %i");
+    slurm->shell("scancel -n ibburn-test");
+  });
+  const auto r = srun(run_args(out, "60s"), std::chrono::seconds(120));
+  cancel.join();
+  ASSERT_FALSE(cancelled.empty()) << r.err;
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(read(out + "/summary.json"));
+  EXPECT_NE(s["job"]["outcome"], "complete") << s["job"].dump(1);
+  const auto rep = fabric->run({kIbburn, "report", out, "-o", dir + "/cancelled.html"});
+  EXPECT_EQ(rep.exit_code, 1) << rep.err;
+  EXPECT_NE(rep.err.find("INCOMPLETE"), std::string::npos) << rep.err;
+  EXPECT_NE(read(dir + "/cancelled.html").find(">INCOMPLETE<"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ibburn
