@@ -68,6 +68,7 @@ class RunSlurm : public ::testing::Test {
   const std::string dir = tmp.path();
   std::unique_ptr<SlurmCluster> slurm;
   std::unique_ptr<SimFabric> fabric;
+  int symbol_errors = 0;  // what the simulated HCAs' SymbolErrorCounter was last set to
 
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
@@ -131,12 +132,41 @@ class RunSlurm : public ::testing::Test {
     return fabric->run(all, limit, env());
   }
 
+  CommandResult sim_run(const std::string& out, std::vector<std::string> extra, const std::vector<std::string>& bad);
+
   std::string sim_id(const std::string& hca) const {
     for (const auto& h : plan.hcas)
       if (h.description == hca) return wiring::ibsim_node_id(topo::NodeType::CA, h.guid);
     throw std::logic_error("no HCA " + hca);
   }
 };
+
+// `ibburn run --transport sim` (one process, every HCA a rank) with symbol errors on `bad`
+// HCAs' cables during stage 1.
+CommandResult RunSlurm::sim_run(const std::string& out, std::vector<std::string> extra,
+                                const std::vector<std::string>& bad) {
+  std::vector<std::string> argv = {kIbburn,           "run",
+                                   "--transport",     "sim",
+                                   "--wiring",        site() + "/wiring.csv",
+                                   "--node-name-map", dir + "/site/node-name-map",
+                                   "--sim-console",   fabric->console_path(),
+                                   "--duration",      "2s",
+                                   "--probes",        "0",
+                                   "--out",           out};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  std::thread inject([&] {
+    if (bad.empty() || !wait_for_file(out + "/counters-before.json", std::chrono::seconds(60))) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // The counter is set, not added to: each run's errors go on from the last run's.
+    symbol_errors += 300;
+    for (const auto& hca : bad)
+      fabric->console("PerformanceSet \"" + sim_id(hca) +
+                      "\"[1] PortCounters.SymbolErrorCounter=" + std::to_string(symbol_errors));
+  });
+  auto r = fabric->run(argv, std::chrono::seconds(120), env());
+  inject.join();
+  return r;
+}
 
 TEST_F(RunSlurm, SrunOverFourNodesDrainsExactlyTheHostWithSymbolErrors) {
   const std::string out = dir + "/run";
@@ -212,6 +242,54 @@ TEST_F(RunSlurm, AStepCancelledWithScancelReportsIncomplete) {
   EXPECT_EQ(rep.exit_code, 1) << rep.err;
   EXPECT_NE(rep.err.find("INCOMPLETE"), std::string::npos) << rep.err;
   EXPECT_NE(read(dir + "/cancelled.html").find(">INCOMPLETE<"), std::string::npos);
+}
+
+// The drain guard holds for --slurm-drain, hosts with no Slurm node are reported and the rest
+// drained, and --slurm-resume returns to service only the nodes ibburn itself drained; every
+// action is a line of the run directory's slurm.jsonl.
+TEST_F(RunSlurm, TheGuardHoldsUnknownHostsAreReportedAndResumeTouchesOnlyIbburnsOwnDrains) {
+  slurm->shell("scontrol update NodeName=host001 State=DRAIN Reason='ibburn: link_down: an earlier night'");
+  slurm->shell("scontrol update NodeName=host004 State=DRAIN Reason='bad DIMM, ticket 4711'");
+  const auto log = [](const std::string& out) {
+    std::vector<std::string> lines;
+    std::istringstream in(read(out + "/slurm.jsonl"));
+    for (std::string l; std::getline(in, l);) {
+      const auto j = nlohmann::json::parse(l);
+      lines.push_back(j["action"].get<std::string>() + " " + j["host"].get<std::string>() + " " +
+                      j["node"].get<std::string>());
+    }
+    return lines;
+  };
+
+  // Two hosts fail, --max-drain 1: nobody is drained. host001 passed and ibburn had drained
+  // it: resumed; host004 passed too, but someone else drained it: kept.
+  auto r = sim_run(dir + "/run1", {"--max-drain", "1", "--slurm-drain", "--slurm-resume"},
+                   {"host002 mlx5_0", "host003 mlx5_0"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(read(dir + "/run1/summary.json").find("\"drain_limit\""), std::string::npos);
+  EXPECT_EQ(slurm->drained(), std::vector<std::string>{"host004|bad DIMM, ticket 4711"}) << r.err;
+  EXPECT_EQ(log(dir + "/run1"), (std::vector<std::string>{"resume host001 host001", "kept host004 host004"}));
+
+  // --max-drain 2, and the site's map sends host003 to a node Slurm does not know: host003 is
+  // reported, host002 still drained.
+  write("slurm-nodes", "host003 cl9-host003\n");
+  r = sim_run(dir + "/run2", {"--max-drain", "2", "--slurm-drain", "--slurm-node-map", dir + "/slurm-nodes"},
+              {"host002 mlx5_0", "host003 mlx5_0"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("host host003 has no Slurm node, left alone: --slurm-node-map names cl9-host003"),
+            std::string::npos)
+      << r.err;
+  const auto drained = slurm->drained();
+  ASSERT_EQ(drained.size(), 2u) << r.err;
+  EXPECT_EQ(drained[0].rfind("host002|ibburn: errors_under_load: ", 0), 0u) << drained[0];
+  EXPECT_EQ(drained[1], "host004|bad DIMM, ticket 4711");
+  EXPECT_EQ(log(dir + "/run2"), (std::vector<std::string>{"drain host002 host002", "unresolved host003 "}));
+
+  // A clean night with --slurm-resume: host002 is back, host004 still waits for its DIMM.
+  r = sim_run(dir + "/run3", {"--slurm-drain", "--slurm-resume"}, {});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurm->drained(), std::vector<std::string>{"host004|bad DIMM, ticket 4711"}) << r.err;
+  EXPECT_EQ(log(dir + "/run3"), (std::vector<std::string>{"resume host002 host002", "kept host004 host004"}));
 }
 
 }  // namespace
