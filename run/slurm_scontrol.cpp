@@ -70,7 +70,8 @@ int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntr
     err << "ibburn: scontrol show node failed (exit " << rc << "): nobody drained or resumed in Slurm\n";
     return 1;
   }
-  std::ofstream log(log_path, std::ios::app);
+  std::ofstream log;
+  if (!log_path.empty()) log.open(log_path, std::ios::app);
   int failed = 0;
   for (const auto& a : plan_slurm_actions(options, drain, passed, parse_scontrol_nodes(text), node_map)) {
     int rc = 0;
@@ -97,7 +98,7 @@ int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntr
     if (rc != 0) ++failed;
     nlohmann::json line = {{"time", utc_now()}, {"action", to_string(a.kind)}, {"host", a.host},
                            {"node", a.node},    {"reason", a.reason},          {"exit", rc}};
-    log << line.dump() << "\n";
+    if (log.is_open()) log << line.dump() << "\n";
   }
   return failed;
 }

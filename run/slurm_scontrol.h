@@ -11,7 +11,7 @@ namespace ibburn::run {
 
 // Reads the nodes (`scontrol show node --oneliner`) and --slurm-node-map, plans, runs one
 // `scontrol update` per drain or resume, and appends every action with its outcome to
-// `log_path` as a JSON line ({time, action, host, node, reason, exit}); says on `err` what
+// `log_path` (none when empty) as a JSON line ({time, action, host, node, reason, exit}); says on `err` what
 // it did, what it left alone and why. Returns how many scontrol calls failed (reading the
 // nodes included). Throws InputError for a bad --slurm-node-map.
 int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,

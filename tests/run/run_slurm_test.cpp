@@ -292,5 +292,31 @@ TEST_F(RunSlurm, TheGuardHoldsUnknownHostsAreReportedAndResumeTouchesOnlyIbburns
   EXPECT_EQ(log(dir + "/run3"), (std::vector<std::string>{"resume host002 host002", "kept host004 host004"}));
 }
 
+// `ibburn host check --slurm` as slurmd runs a HealthCheckProgram or prolog (SLURMD_NODENAME
+// set): a failing check drains the node with its reason, a passing one exits 0 and drains
+// nobody, in seconds.
+TEST_F(RunSlurm, HostCheckAsHealthCheckDrainsItsNodeWithTheChecksReason) {
+  write("sys/class/.keep", "");
+  const std::string expect = write("expect.conf", "hcas=1\n");
+  const std::vector<std::string> check = {kIbburn,        "host",       "check",  "--slurm",
+                                          "--sysfs-root", dir + "/sys", "--kmsg", write("kmsg", "")};
+  auto e = env();
+  e["SLURMD_NODENAME"] = "host002";
+  const auto t0 = Clock::now();
+  auto r = fabric->run(check, std::chrono::seconds(30), e);
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(slurm->drained().empty()) << slurm->shell("sinfo -R");
+  EXPECT_LT(seconds, 5.0);
+
+  e["SLURMD_NODENAME"] = "host003";
+  std::vector<std::string> failing = check;
+  failing.insert(failing.end(), {"--expect", expect});
+  r = fabric->run(failing, std::chrono::seconds(30), e);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(slurm->drained(), std::vector<std::string>{"host003|ibburn: host check: 0 HCAs found, expected 1"})
+      << r.err;
+}
+
 }  // namespace
 }  // namespace ibburn

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "run/host_check_slurm.h"
 #include "run/slurm_actions.h"
 #include "run/slurm_nodes.h"
 
@@ -120,6 +121,20 @@ TEST(SlurmActions, TheReasonIsOneShortLine) {
   EXPECT_EQ(r.rfind("ibburn: a b c", 0), 0u);
   EXPECT_EQ(r.size(), 200u);
   EXPECT_EQ(r.substr(197), "...");
+}
+
+TEST(HostCheckSlurm, DrainsOnErrorsOnlyWithTheWorstOneAsReason) {
+  host::HostReport r;
+  r.findings = {{"acs", Severity::Warning, "ACS on", {}, {}},
+                {"hca_count", Severity::Error, "0 HCAs found, expected 1", {}, {}},
+                {"pcie_width", Severity::Error, "mlx5_0 at x8", {}, {}}};
+  const auto d = host_check_drain(r, "gpu017");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->host, "gpu017");
+  EXPECT_EQ(d->reason.rfind("host check: ", 0), 0u);
+  EXPECT_NE(d->reason.find(" (and 1 more)"), std::string::npos) << d->reason;
+  r.findings.erase(r.findings.begin() + 1, r.findings.end());
+  EXPECT_FALSE(host_check_drain(r, "gpu017"));
 }
 
 }  // namespace
