@@ -4,6 +4,7 @@
 
 #include "app/command.h"
 #include "host/host_run.h"
+#include "run/host_check_slurm.h"
 
 namespace ibburn::app {
 namespace {
@@ -23,11 +24,19 @@ void add_host_check(CLI::App& root) {
                     "expectations file: key=value lines (gpus, hcas, rate, fw, "
                     "link_layer, max_distance)");
   check->add_option("--json", *json_out, "write the report as JSON to this file");
+  auto slurm = std::make_shared<run::HostCheckSlurmOptions>();
+  auto as_slurm = std::make_shared<bool>(false);
+  check->add_flag("--slurm", *as_slurm,
+                  "as Slurm's HealthCheckProgram or prolog: a failing check drains this node with its reason");
+  check->add_option("--slurm-node", slurm->node, "this host's Slurm node (default $SLURMD_NODENAME, else hostname)");
+  check->add_option("--slurm-node-map", slurm->node_map, "HOST NODENAME lines: Slurm's node for a host");
+  check->add_option("--slurm-log", slurm->log, "append what was done to Slurm to this file (JSON lines)");
   check->callback([=] {
     host::CheckOptions o = *opts;
     if (!kmsg->empty()) o.kmsg_file = *kmsg;
     if (!expect->empty()) o.expect_file = *expect;
-    set_exit_code(host::run_host_check(o, *json_out, std::cout));
+    set_exit_code(*as_slurm ? run::run_host_check_slurm(o, *json_out, *slurm, std::cout)
+                            : host::run_host_check(o, *json_out, std::cout));
   });
 }
 

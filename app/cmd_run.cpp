@@ -31,7 +31,10 @@ Registrar reg([](CLI::App& root) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--history", r->history, "SQLite history: record the run, say what is new, recovered, still failing");
-  cmd->add_flag("--slurm-drain", r->slurm_drain, "scontrol update NodeName=HOST State=DRAIN for drain.txt's hosts");
+  cmd->add_flag("--slurm-drain", r->slurm.drain, "scontrol update NodeName=NODE State=DRAIN for drain.txt's hosts");
+  cmd->add_flag("--slurm-resume", r->slurm.resume,
+                "return to service the job's hosts that passed, where the node's drain reason is ibburn's");
+  cmd->add_option("--slurm-node-map", r->slurm.node_map, "HOST NODENAME lines: Slurm's node for a host");
   auto max_drain = std::make_shared<std::string>("5%");
   cmd->add_option("--max-drain", *max_drain,
                   "the most hosts one run drains, a count N or a share N% of the job's hosts (past it: nobody, and a "

@@ -32,13 +32,17 @@ size_t max_hosts(const DrainLimit& limit, size_t job_hosts) {
   return std::max<size_t>(1, static_cast<size_t>(std::floor(limit.value / 100.0 * static_cast<double>(job_hosts))));
 }
 
-size_t hosts_in_job(const burn::BurnSummary& burn, const std::map<std::string, std::string>& host_of_hca) {
+std::set<std::string> job_hosts(const burn::BurnSummary& burn, const std::map<std::string, std::string>& host_of_hca) {
   std::set<std::string> hosts;
   for (const auto& e : burn.endpoints)
     if (e.host) hosts.insert(*e.host);
   if (hosts.empty())
     for (const auto& [hca, host] : host_of_hca) hosts.insert(host);
-  return hosts.size();
+  return hosts;
+}
+
+size_t hosts_in_job(const burn::BurnSummary& burn, const std::map<std::string, std::string>& host_of_hca) {
+  return job_hosts(burn, host_of_hca).size();
 }
 
 GuardedDrain guard_drain(std::vector<DrainEntry> hosts, const DrainLimit& limit, size_t job_hosts) {

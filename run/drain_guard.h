@@ -6,6 +6,7 @@
 // the hosts it would have drained as comments.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ size_t max_hosts(const DrainLimit& limit, size_t job_hosts);
 
 // The job's hosts: those the burn's endpoints ran on, else every host with an HCA in the
 // fabric (`host_of_hca`'s hosts: the sim transport, where every HCA port is a rank).
+std::set<std::string> job_hosts(const burn::BurnSummary& burn, const std::map<std::string, std::string>& host_of_hca);
 size_t hosts_in_job(const burn::BurnSummary& burn, const std::map<std::string, std::string>& host_of_hca);
 
 struct GuardedDrain {

@@ -33,7 +33,7 @@
 #include "run/modelled_counters.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
-#include "run/slurm_drain.h"
+#include "run/slurm_scontrol.h"
 #include "run/sm_watch.h"
 #include "run/topology_change.h"
 #include "wiring/cable_scopes.h"
@@ -276,7 +276,7 @@ class Job : public burn::Explainer {
     }
     doc.job->outcome = burn::to_string(burn::run_state(doc));
     doc.job->steps = steps_;
-    const std::vector<DrainEntry> drain = write_lists(doc);
+    const GuardedDrain drain = write_lists(doc);
     burn::write_summary(summary_path, doc);
     report::ReportRunOptions ro;
     ro.dir = dir_;
@@ -285,15 +285,18 @@ class Job : public burn::Explainer {
     ro.nights = o_.history;
     if (model_) ro.loaded = &model_->fabric;  // the page's picture of the fabric the job ran on
     report::run_report(ro, std::cerr);
-    if (o_.slurm_drain) slurm_drain(drain, std::cerr);
-    print_changes(doc);
     // As the page says it: a job that did not finish is no pass (report/run_verdict.h).
     const bool finished = burn::run_state(doc) == burn::RunState::Complete;
+    if (o_.slurm.any())
+      apply_slurm_actions(o_.slurm, drain.drain,
+                          finished ? passed_hosts(job_hosts(doc, host_of_hca_), drain) : std::vector<std::string>{},
+                          dir_ + "/slurm.jsonl", std::cerr);
+    print_changes(doc);
     std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
                              !finished  ? "INCOMPLETE"
                              : doc.pass ? "PASS"
                                         : "FAIL",
-                             doc.findings ? doc.findings->size() : 0, drain.size(), dir_);
+                             doc.findings ? doc.findings->size() : 0, drain.drain.size(), dir_);
     if (burn_code != kExitOk && burn_code != kExitFindings) return burn_code;
     return doc.pass ? kExitOk : kExitFindings;
   }
@@ -349,7 +352,7 @@ class Job : public burn::Explainer {
 
   // drain.txt and cables.csv, rewritten with every summary: a job that dies keeps them. Past
   // --max-drain nobody is drained and the guard's finding joins the findings (once).
-  std::vector<DrainEntry> write_lists(burn::BurnSummary& doc) const {
+  GuardedDrain write_lists(burn::BurnSummary& doc) const {
     std::vector<Finding>& all = doc.findings ? *doc.findings : doc.findings.emplace();
     auto drain = guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
@@ -361,7 +364,7 @@ class Job : public burn::Explainer {
       sort_worst_first(all);
       doc.pass = false;
     }
-    return drain.drain;
+    return drain;
   }
 
   // The sweep after a stage against the one before stage 1 (switches and cables gone), and
@@ -451,6 +454,7 @@ class Job : public burn::Explainer {
 int run_job(RunOptions o) {
   if (o.coverage < 0 || o.coverage > 1) throw InputError("--coverage", 0, "must be within 0..1");
   install_interrupt_handlers();
+  if (!o.slurm.node_map.empty()) parse_slurm_node_map(read_file(o.slurm.node_map), o.slurm.node_map);  // exit 2 now
   if (o.burn.transport == burn::TransportKind::Sim) {
     auto job = std::make_shared<Job>(o);
     job->prepare();

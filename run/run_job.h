@@ -12,6 +12,7 @@
 #include "burn/engine.h"
 #include "plan/burn_run.h"
 #include "run/drain_guard.h"
+#include "run/slurm_actions.h"
 
 namespace ibburn::run {
 
@@ -24,7 +25,7 @@ struct RunOptions {
   double max_symbol_ber = 1e-12;  // symbol errors per bit received
   double coverage = 0.8;          // share of the expected bytes a loaded cable must show; 0: off
   std::string history;            // SQLite history to record the run in and compare with
-  bool slurm_drain = false;       // scontrol update ... State=DRAIN for drain.txt's hosts
+  SlurmOptions slurm;             // --slurm-drain, --slurm-resume, --slurm-node-map (docs/slurm.md)
   DrainLimit max_drain;           // the most hosts one run drains (default 5% of the job's)
   // Sim transport over a simulated fabric: ibsim's console pipe, where the model's bytes are
   // written into the switches' data counters. Empty: $SIMFABRIC_DIR/console when it exists.

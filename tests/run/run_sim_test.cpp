@@ -2,11 +2,10 @@
 // counters sweeps around every stage with the model's bytes written into the simulated
 // switches' data counters, errors injected through the ibsim console while a stage runs,
 // the fabric changing shape mid-stage (a spine or a cable unlinked, opensm killed), the
-// verdict, drain.txt, cables.csv and a stub scontrol.
+// verdict, drain.txt and cables.csv (Slurm: run_slurm_test.cpp).
 #include <gtest/gtest.h>
 
 #include <signal.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -161,20 +160,13 @@ TEST_F(RunSim, CleanFabricPassesWithCoverageFromCounters) {
 
 TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
   auto f = start();
-  // A stub scontrol records what it was asked.
-  const std::string bin = dir + "/bin";
-  std::filesystem::create_directories(bin);
-  write("bin/scontrol", "#!/bin/sh\necho \"$@\" >> " + dir + "/scontrol.log\n");
-  ::chmod((bin + "/scontrol").c_str(), 0755);
-  const std::string path = bin + ":" + std::getenv("PATH");
-  auto r = run(*f, {"--duration", "2s", "--probes", "0", "--slurm-drain"},
-               [&] {
-                 f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, "leaf01") +
-                            "\"[5] PortCounters.SymbolErrorCounter=400");
-                 f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
-                            "\"[1] PortCounters.SymbolErrorCounter=300");
-               },
-               {{"PATH", path}});
+  // --slurm-drain against a real Slurm: tests/run/run_slurm_test.cpp.
+  auto r = run(*f, {"--duration", "2s", "--probes", "0"}, [&] {
+    f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, "leaf01") +
+               "\"[5] PortCounters.SymbolErrorCounter=400");
+    f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
+               "\"[1] PortCounters.SymbolErrorCounter=300");
+  });
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(kinds()["errors_under_load"], 2) << summary()["findings"].dump(1);
   bool spine_end = false;
@@ -196,9 +188,6 @@ TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
   EXPECT_NE(cables.find(",\"" + isl.label + "\",reseat,"), std::string::npos) << cables;
   EXPECT_NE(cables.find(",\"" + hca.label + "\",reseat,"), std::string::npos) << cables;
   EXPECT_EQ(std::count(cables.begin(), cables.end(), '\n'), 3) << cables;
-  const std::string log = read(dir + "/scontrol.log");
-  EXPECT_EQ(log.rfind("update NodeName=host002 State=DRAIN Reason=ibburn: errors_under_load: ", 0), 0u) << log;
-  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
 }
 
 TEST_F(RunSim, CableAtAQuarterIsLocalised) {
