@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include "report/history.h"
+#include "run/health_evidence.h"
 
 namespace ibburn::run {
 namespace {
 
-const std::set<std::string> kCableKinds = {"missing",  "miswired",          "swapped",       "port_down",
-                                           "degraded", "errors_under_load", "suspect_cable", "link_down"};
+const std::set<std::string> kCableKinds = {"missing",           "miswired",      "swapped",   "port_down", "degraded",
+                                           "errors_under_load", "suspect_cable", "link_down", "ber_high"};
 
 int rank_of(const std::string& action) { return action == "recable" ? 3 : action == "replace" ? 2 : 1; }
 
@@ -38,6 +39,7 @@ std::string action_for(const Finding& f, bool failed_before) {
 bool drains(const Finding& f) {
   // Routes that differ from the model, and one cause of many cables, are the fabric's, not a host's.
   if (f.severity < Severity::Warning || f.kind == "not_exercised" || f.kind == "systemic") return false;
+  if (from_health_capture(f)) return false;
   if (f.kind == "suspect_cable") return f.severity >= Severity::Error;  // ambiguous suspects drain nothing
   return true;
 }
@@ -117,10 +119,10 @@ std::string drain_text(const std::vector<DrainEntry>& hosts) {
 }
 
 std::string cables_csv(const std::vector<CableAction>& cables) {
-  std::string out = "a_node,a_port,b_node,b_port,cable,action,evidence\n";
+  std::string out = "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n";
   for (const auto& c : cables)
-    out += fmt::format("{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
-                       csv_field(c.label), c.action, csv_field(c.evidence));
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
+                       csv_field(c.label), c.action, csv_field(c.evidence), csv_field(c.a_part), csv_field(c.b_part));
   return out;
 }
 
