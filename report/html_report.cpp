@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/fabric_map.h"
+#include "report/health_section.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -221,6 +222,7 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
   if (run.burn) out += suspects_table(*run.burn) + heat_map(*run.burn);
   if (run.counters) out += counter_table(*run.counters);
   if (run.drain) out += drain_table(*run.drain);
+  out += health_section_html(run.health);
   out += "<h2>Findings</h2>";
   if (run.burn && run.burn->findings) {
     out += findings_table("the job (topo, counters, host, burn)", verdict.findings);

@@ -55,6 +55,8 @@ RunData load_run_dir(const fs::path& dir) {
     for (std::string line; std::getline(in, line);)
       if (!line.empty()) run.drain->push_back(line);
   }
+  for (const char* name : {"health-before.json", "health-after.json"})
+    if (fs::exists(dir / name)) run.health.push_back(parse_file(dir / name));
   if (!run.burn && !run.topo && !run.counters && run.hosts.empty() && !run.began)
     throw InputError(dir.string(), 0,
                      "no run here: none of summary.json, results.jsonl, topo.json, counters.json, host-*.json");

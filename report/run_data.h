@@ -27,11 +27,12 @@ struct RunData {
   // yet, the run stopped before its first one).
   bool began = false;
   std::optional<std::vector<std::string>> drain;  // drain.txt (`ibburn run`): "HOST\tREASON" lines
+  std::vector<nlohmann::json> health;             // health-before.json, health-after.json (report/health_section.h)
 };
 
-// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json and
-// DIR/drain.txt; each is optional, but a directory with none of them nor results.jsonl holds no
-// run (an InputError naming it). Bad JSON is an InputError naming the file.
+// Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json,
+// DIR/health-{before,after}.json and DIR/drain.txt; each is optional, but a directory with none of them nor
+// results.jsonl holds no run (an InputError naming it). Bad JSON is an InputError naming the file.
 RunData load_run_dir(const std::filesystem::path& dir);
 
 std::vector<Finding> counters_findings(const RunData& run);
