@@ -20,9 +20,10 @@ TEST_F(RunHealth, TheCapturesFindingsJoinTheVerdict) {
   ibburn::testing::TempDir tmp;
   const std::string capture = ibburn::testing::corpus_path("ibdiagnet/qm9700-ndr-sequoia-2025-gary-minghuili");
   const std::string out = tmp.file("run");
-  const std::string cmd = std::string(IBBURN_BINARY_DIR) + "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet" +
-                          " --fabric '" + capture + "' --ibdiagnet '" + capture + "' --out '" + out + "' >" +
-                          tmp.file("stdout") + " 2>" + tmp.file("stderr");
+  const std::string cmd = std::string(IBBURN_BINARY_DIR) +
+                          "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet" + " --fabric '" +
+                          capture + "' --ibdiagnet '" + capture + "' --out '" + out + "' >" + tmp.file("stdout") +
+                          " 2>" + tmp.file("stderr");
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 1) << read_file(tmp.file("stderr"));
@@ -48,9 +49,10 @@ TEST_F(RunHealth, ABadCaptureStopsTheJobAsBadInput) {
   make_dirs(tmp.file("cap"));
   write_file_atomic(tmp.file("cap/ibdiagnet2.db_csv"), "START_NODES\nNodeGUID,NodeDesc,NodeType\n0x1,a\nEND_NODES\n");
   const std::string fabric = ibburn::testing::corpus_path("ibdiagnet/qm9700-ndr-sequoia-2025-gary-minghuili");
-  const std::string cmd = std::string(IBBURN_BINARY_DIR) + "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet" +
-                          " --fabric '" + fabric + "' --ibdiagnet '" + tmp.file("cap") + "' --out '" + tmp.file("run") +
-                          "' >" + tmp.file("stdout") + " 2>" + tmp.file("stderr");
+  const std::string cmd = std::string(IBBURN_BINARY_DIR) +
+                          "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet" + " --fabric '" +
+                          fabric + "' --ibdiagnet '" + tmp.file("cap") + "' --out '" + tmp.file("run") + "' >" +
+                          tmp.file("stdout") + " 2>" + tmp.file("stderr");
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);

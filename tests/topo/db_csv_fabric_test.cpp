@@ -58,7 +58,9 @@ TEST_F(DbCsvFabricCapture, SameFabricAsTheIbnetdiscoverTextOfTheRun) {
       EXPECT_EQ(dp->lid, tp.lid) << t.description << " port " << tp.number;
       EXPECT_EQ(to_string(dp->active), to_string(tp.active)) << t.description << " port " << tp.number;
       EXPECT_EQ(dp->state, PortState::Active) << t.description << " port " << tp.number;
-      if (tp.guid) EXPECT_EQ(dp->guid, tp.guid) << t.description << " port " << tp.number;
+      if (tp.guid) {
+        EXPECT_EQ(dp->guid, tp.guid) << t.description << " port " << tp.number;
+      }
     }
   }
   EXPECT_EQ(link_set(db), link_set(text));
