@@ -36,7 +36,10 @@ Registrar reg([](CLI::App& root) {
       root.add_subcommand("counters", "sweep the PortCounters of every port: errors, saturated, unreachable");
   cmd->require_subcommand(0, 1);
   add_sweep_options(*cmd, *o);
-  cmd->add_option("--baseline", o->baseline, "judge the rise since this snapshot (--save or --json of an earlier run)");
+  cmd->add_option("--baseline", o->baseline,
+                  "judge the rise since this snapshot (--save or --json of an earlier run, or an ibdiagnet output)");
+  cmd->add_option("--snapshot", o->snapshot,
+                  "judge this saved sweep instead of sweeping (as --baseline: an ibdiagnet output's PM_INFO too)");
   cmd->add_option("--timeout", *timeout, "per-MAD timeout")->capture_default_str();
   cmd->add_flag("--full-sweep", o->full_sweep,
                 "read every port even when only findings are needed (default then: switch "

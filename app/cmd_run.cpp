@@ -40,6 +40,9 @@ Registrar reg([](CLI::App& root) {
                   "the most hosts one run drains, a count N or a share N% of the job's hosts (past it: nobody, and a "
                   "finding)")
       ->capture_default_str();
+  cmd->add_option("--ibdiagnet", r->ibdiagnet,
+                  "an ibdiagnet output taken before the burn: its health joins the verdict");
+  cmd->add_option("--ibdiagnet-after", r->ibdiagnet_after, "an ibdiagnet output taken after the burn, read at its end");
   cmd->add_option("--sim-console", r->sim_console,
                   "sim over a simulated fabric: ibsim's console pipe (default $SIMFABRIC_DIR/console)");
   cmd->callback([c, r, cmd, max_drain] {

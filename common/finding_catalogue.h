@@ -43,6 +43,10 @@ enum class FindingKind {
   SwitchesHot,
   ModuleHot,
   ModulesHot,
+  RackHot,
+  RowHot,
+  BerHigh,
+  PortsBerHigh,
   SwitchFan,
   SwitchPsu,
   // host preflight (host/)

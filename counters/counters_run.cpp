@@ -10,6 +10,7 @@
 #include "common/interrupt.h"
 #include "counters/counter_check.h"
 #include "counters/counter_delta.h"
+#include "counters/pm_info_snapshot.h"
 #include "counters/snapshot_json.h"
 
 namespace ibburn::counters {
@@ -44,7 +45,17 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
   if (!o.baseline.empty()) {
     // Watch mode judges the rise over its own window; a baseline belongs to single sweeps.
     if (o.watch) throw Error(kExitInput, "--baseline applies to a single sweep, not to watch");
-    baseline = load_snapshot(o.baseline);
+    baseline = load_saved_sweep(o.baseline, o.fabric.node_name_map);
+  }
+  auto judge = [&](const Snapshot& snap) {
+    return baseline ? check_deltas(snap, compute_deltas(*baseline, snap), thresholds)
+                    : check_snapshot(snap, thresholds);
+  };
+  if (!o.snapshot.empty()) {
+    // A capture is judged as it was taken: nothing to sweep, clear or watch.
+    if (o.watch || o.sweep.clear) throw Error(kExitInput, "--snapshot judges a saved sweep: no watch, no --clear");
+    const Snapshot snap = load_saved_sweep(o.snapshot, o.fabric.node_name_map);
+    return finish(o, snap, judge(snap), 0, out);
   }
 
   // One discovery (or file) serves the whole run: the sweeps address ports by its LIDs.
@@ -68,9 +79,7 @@ int run_counters(const CountersRunOptions& o, std::ostream& out, std::ostream& e
     err << (findings_only ? "error sweep of " : "swept ") << snap.ports.size() << " ports in "
         << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()
         << " ms (" << sweeper.mad_stats().sent << " MADs, " << sweeper.mad_stats().timeouts << " timed out)\n";
-    std::vector<Finding> findings =
-        baseline ? check_deltas(snap, compute_deltas(*baseline, snap), thresholds) : check_snapshot(snap, thresholds);
-    return finish(o, snap, findings, 0, out);
+    return finish(o, snap, judge(snap), 0, out);
   }
 
   install_interrupt_handlers();

@@ -17,7 +17,8 @@ struct CountersRunOptions {
   topo::FabricSource fabric;
   std::string thresholds_file;  // empty: infiniband-diags' suggested thresholds
   std::string json_out;         // {"time_ms", "port_count", "findings": [...]}
-  std::string baseline;         // snapshot (--save) of an earlier sweep
+  std::string baseline;         // snapshot (--save) of an earlier sweep, or an ibdiagnet output
+  std::string snapshot;         // judge this saved sweep (as baseline's kinds) instead of sweeping
   std::string save;             // write this sweep's snapshot here
   SweepOptions sweep;
   // Read every port even when only findings are needed (the error sweep's drill-down off).

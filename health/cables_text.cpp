@@ -28,6 +28,15 @@ std::optional<double> degrees(std::string_view v, const std::string& origin, int
 
 }  // namespace
 
+std::string part_text(const CableModule& m) {
+  const auto known = [](const std::string& v) { return !v.empty() && v != "N/A" && v != "NA"; };
+  std::string out;
+  for (const std::string* v : {&m.vendor, &m.part_number})
+    if (known(*v)) out += (out.empty() ? "" : " ") + *v;
+  if (known(m.serial)) out += (out.empty() ? "SN " : " SN ") + m.serial;
+  return out;
+}
+
 CablesFile parse_cables(const std::string& text, const std::string& origin) {
   CablesFile out;
   topo::scan::LineReader reader(text);

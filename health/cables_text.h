@@ -26,6 +26,10 @@ struct CablesFile {
   size_t stray_lines = 0;  // lines that are neither a block header, a rule nor `Key: value`: counted
 };
 
+// "FS OSFP-SR8-800G SN G2430283435": the part a replacement ticket names. Fields the module
+// did not report (empty, `N/A`, `NA`) are left out; empty when none is known.
+std::string part_text(const CableModule& m);
+
 // Throws InputError(origin:line) on a malformed `Port=` line or a temperature that is not a
 // number of degrees.
 CablesFile parse_cables(const std::string& text, const std::string& origin);

@@ -3,26 +3,15 @@
 #include <algorithm>
 
 #include "common/error.h"
-#include "common/text.h"
+#include "health/key_value_text.h"
 #include "health/number_text.h"
-#include "topo/text_scan.h"
 
 namespace ibburn::health {
 
 FirmwarePins parse_firmware_pins(const std::string& text, const std::string& origin) {
   FirmwarePins pins;
-  topo::scan::LineReader reader(text);
-  std::string_view raw;
-  while (reader.next(raw)) {
-    std::string_view line = trim(raw);
-    if (line.empty() || line.starts_with('#')) continue;
-    size_t eq = line.find('=');
-    std::string psid(trim(line.substr(0, eq == std::string_view::npos ? 0 : eq)));
-    std::string version(eq == std::string_view::npos ? "" : trim(line.substr(eq + 1)));
-    if (psid.empty() || version.empty()) throw InputError(origin, reader.number(), "expected PSID=version");
-    if (!pins.emplace(psid, version).second)
-      throw InputError(origin, reader.number(), "PSID " + psid + " pinned twice");
-  }
+  for (const KeyValue& kv : parse_key_values(text, origin, "PSID=version"))
+    if (!pins.emplace(kv.key, kv.value).second) throw InputError(origin, kv.line, "PSID " + kv.key + " pinned twice");
   return pins;
 }
 

@@ -12,12 +12,10 @@
 #include "topo/node_name_map.h"
 
 namespace ibburn::health {
-namespace {
 
 namespace fs = std::filesystem;
 
-// The files under the inputs, a directory's in name order, so output is stable.
-HealthSources load_sources(const std::vector<std::string>& inputs) {
+HealthSources load_health_sources(const std::vector<std::string>& inputs) {
   HealthSources sources;
   for (const std::string& input : inputs) {
     std::error_code ec;
@@ -35,14 +33,13 @@ HealthSources load_sources(const std::vector<std::string>& inputs) {
     std::string text = read_file(input);
     SourceKind kind = source_kind(input, text);
     if (kind == SourceKind::None)
-      throw InputError(input, 0, "not a file health reads (*.db_csv, *.cables, ibswinfo output, mlxlink --json)");
+      throw InputError(input, 0,
+                       "not a file health reads (*.db_csv, *.cables, *.net_dump_ext, ibswinfo output, mlxlink --json)");
     add_source(sources, kind, input, text);
   }
   if (sources.files == 0) throw Error(kExitInput, "health: no ibdiagnet2, ibswinfo or mlxlink file in the inputs");
   return sources;
 }
-
-}  // namespace
 
 int run_health(const HealthRunOptions& o, std::ostream& out) {
   // Every input is read before anything is judged, so a typo fails with exit 2 at once.
@@ -52,7 +49,7 @@ int run_health(const HealthRunOptions& o, std::ostream& out) {
   std::unique_ptr<topo::NodeNameMap> names;
   if (!o.node_name_map.empty()) names = std::make_unique<topo::NodeNameMap>(topo::NodeNameMap::load(o.node_name_map));
   judgement.names = names.get();
-  const HealthSources sources = load_sources(o.inputs);
+  const HealthSources sources = load_health_sources(o.inputs);
 
   std::vector<Finding> findings = check_health(sources, judgement);
   const nlohmann::json counts = {{"files", sources.files},
@@ -60,6 +57,7 @@ int run_health(const HealthRunOptions& o, std::ostream& out) {
                                  {"cable_modules", sources.cable_modules.size()},
                                  {"switches", sources.switches.size()},
                                  {"links", sources.links.size()},
+                                 {"phy_ports", sources.phy.size()},
                                  {"stray_lines", sources.stray_lines}};
   if (!o.json_out.empty()) {
     nlohmann::json j = findings_to_json(findings);
@@ -69,7 +67,8 @@ int run_health(const HealthRunOptions& o, std::ostream& out) {
   print_summary(out,
                 "health (" + std::to_string(sources.files) + " files: " + std::to_string(sources.nodes.size()) +
                     " nodes, " + std::to_string(sources.cable_modules.size() + sources.links.size()) +
-                    " cable modules, " + std::to_string(sources.switches.size()) + " ibswinfo switches; " +
+                    " cable modules, " + std::to_string(sources.switches.size()) + " ibswinfo switches, " +
+                    std::to_string(sources.phy.size()) + " ports' physical layer; " +
                     std::to_string(sources.stray_lines) + " lines of tool noise skipped)",
                 findings);
   return exit_code_for(findings);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "health/health_sources.h"
+
 namespace ibburn::health {
 
 struct HealthRunOptions {
@@ -14,6 +16,10 @@ struct HealthRunOptions {
   std::string expect;      // PSID=version pins (docs/health.md)
   std::string thresholds;  // switch_hot_c=, switch_alarm_c=
 };
+
+// The files under `inputs` (a directory's searched recursively, in name order, so output is
+// stable), parsed. Throws InputError as run_health does.
+HealthSources load_health_sources(const std::vector<std::string>& inputs);
 
 // The exit code: 0 no finding, 1 findings; throws InputError (exit 2) on bad input, a named
 // file of no known kind, or inputs holding no file to judge.

@@ -4,7 +4,7 @@
 // own memory map carries. One cause, one finding: when most switches run hot (at least half
 // of those with a reading, and at least 8), the cause is the room's cooling (air recirculating
 // between switches), told once with the count and the range, not once per switch; the same
-// holds for modules. Pure logic.
+// holds for modules, and for the switches of one row or rack all hot. Pure logic.
 #include <string>
 #include <vector>
 
@@ -22,6 +22,7 @@ struct TemperatureLimits {
   double switch_alarm_c = 100;
   double most_share = 0.5;  // "most": this share of the readings...
   size_t most_min = 8;      // ... and at least this many
+  size_t place_min = 2;     // a row or rack told as one: this many switches with a reading, all hot
 };
 
 // `switch_hot_c=N` and `switch_alarm_c=N` lines, '#' comments. Throws InputError(origin:line)
@@ -39,9 +40,10 @@ struct ModuleAt {
 };
 
 // `switch_hot` per switch (warning, error at the alarm level), or one `switches_hot` when most
-// are. `module_hot` per module at or over its own warning (warning) or alarm (error) threshold,
-// naming its vendor, PN and serial, or one `modules_hot` when most are. Readings without a
-// threshold are not judged.
+// are; otherwise a row, then a rack (health/rack_names.h) all of whose switches are hot is one
+// `row_hot` / `rack_hot` with the count and range, its switches its ports. `module_hot` per module at or over its own
+// warning (warning) or alarm (error) threshold, naming its vendor, PN and serial, or one `modules_hot` when most are.
+// Readings without a threshold are not judged.
 std::vector<Finding> check_temperatures(const std::vector<SwitchTemperature>& switches,
                                         const std::vector<ModuleAt>& modules, const TemperatureLimits& limits = {});
 

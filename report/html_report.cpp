@@ -8,6 +8,7 @@
 #include "report/fabric_map.h"
 #include "report/history.h"
 #include "report/page_sections.h"
+#include "report/health_section.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -148,7 +149,7 @@ std::string html_report(const RunData& run, const topo::Fabric* fabric, const st
         labels[cable_name({c.a_node, std::atoi(c.a_port.c_str())}, {c.b_node, std::atoi(c.b_port.c_str())})] = c.label;
     out += fabric_section(fabric_picture(*fabric, port_evidence(run), missing_cables(run), labels));
   }
-  // Switch health (firmware, temperatures) goes here, after the fabric: report/health_section.h.
+  out += health_section_html(run.health);  // firmware and temperatures, after the fabric
   out += bandwidth_section(stage_bandwidth(run.stages, run.endpoints));
   if (nights) out += nights_section(*nights);
   if (run.burn && run.burn->job) out += job_section(*run.burn->job);

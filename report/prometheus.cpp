@@ -1,10 +1,11 @@
 #include "report/prometheus.h"
 
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "report/health_section.h"
+#include "report/prometheus_writer.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -25,30 +26,7 @@ std::string escape_label_value(const std::string& v) {
 }
 
 namespace {
-using Labels = std::vector<std::pair<std::string, std::string>>;
-
-class Writer {
- public:
-  void family(const std::string& name, const std::string& help) {
-    name_ = name;
-    os_ << "# HELP " << name << ' ' << help << "\n# TYPE " << name << " gauge\n";
-  }
-  void sample(const Labels& labels, double value) {
-    os_ << name_;
-    if (!labels.empty()) {
-      os_ << '{';
-      for (size_t i = 0; i < labels.size(); ++i)
-        os_ << (i ? "," : "") << labels[i].first << "=\"" << escape_label_value(labels[i].second) << '"';
-      os_ << '}';
-    }
-    os_ << ' ' << fmt::format("{}", value) << '\n';
-  }
-  std::string str() const { return os_.str(); }
-
- private:
-  std::ostringstream os_;
-  std::string name_;
-};
+using Writer = PrometheusWriter;
 
 void findings_by_kind(Writer& w, const std::string& name, const std::string& help,
                       const std::vector<Finding>& findings) {
@@ -116,6 +94,7 @@ std::string prometheus_text(const RunData& run) {
       for (const auto& [k, c] : n) w.sample({{"host", h.host}, {"kind", k}}, c);
     }
   }
+  health_metrics(w, run.health);
   return w.str();
 }
 

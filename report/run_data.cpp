@@ -72,6 +72,8 @@ RunData load_run_dir(const fs::path& dir) {
   if (fs::exists(dir / "drain.txt")) run.drain = parse_drain(read_file(dir / "drain.txt"));
   if (fs::exists(dir / "cables.csv"))
     run.cables = parse_cables_csv(read_file(dir / "cables.csv"), (dir / "cables.csv").string());
+  for (const char* name : {"health-before.json", "health-after.json"})
+    if (fs::exists(dir / name)) run.health.push_back(parse_file(dir / name));
   if (!run.burn && !run.topo && !run.counters && run.hosts.empty() && !run.began)
     throw InputError(dir.string(), 0,
                      "no run here: none of summary.json, results.jsonl, topo.json, counters.json, host-*.json");

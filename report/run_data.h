@@ -34,11 +34,12 @@ struct RunData {
   // samples; empty without the file.
   std::vector<burn::EndpointInfo> endpoints;
   std::vector<burn::StageResult> stages;
+  std::vector<nlohmann::json> health;  // health-before.json, health-after.json (report/health_section.h)
 };
 
 // Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json,
-// DIR/results.jsonl, DIR/drain.txt and DIR/cables.csv; each is optional, but a directory with none of them nor
-// results.jsonl holds no run (an InputError naming it). Bad JSON is an InputError naming the file.
+// DIR/health-{before,after}.json, DIR/results.jsonl, DIR/drain.txt and DIR/cables.csv; each is
+// optional, but a directory with none of them nor results.jsonl holds no run (an InputError naming it). Bad JSON is an InputError naming the file.
 RunData load_run_dir(const std::filesystem::path& dir);
 
 std::vector<Finding> counters_findings(const RunData& run);

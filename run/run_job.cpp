@@ -30,6 +30,7 @@
 #include "run/counter_evidence.h"
 #include "run/drain_guard.h"
 #include "run/counter_localization.h"
+#include "run/health_evidence.h"
 #include "run/modelled_counters.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
@@ -65,6 +66,7 @@ class Job : public burn::Explainer {
     if (!o_.wiring.empty()) wiring_ = wiring::load_wiring_csv(o_.wiring);
     rules_.max_symbol_ber = o_.max_symbol_ber;
     if (!o_.thresholds.empty()) rules_.counts = counters::Thresholds::load(o_.thresholds);
+    if (!o_.ibdiagnet.empty()) health_step(o_.ibdiagnet, "before");
 
     auto t0 = Clock::now();
     say("topo: " + std::string(o_.routes.routes.fabric.is_live() ? "discovering the fabric" : "loading the fabric"));
@@ -233,6 +235,7 @@ class Job : public burn::Explainer {
     localizer_->explain(s, eps);
     corroborate(s.findings);
     std::vector<Finding> all = topo_findings_;
+    all.insert(all.end(), health_.findings().begin(), health_.findings().end());
     if (by_counters_)
       for (auto& f : by_counters_->findings()) all.push_back(std::move(f));
     for (auto& f : counter_evidence()) all.push_back(std::move(f));
@@ -273,6 +276,10 @@ class Job : public burn::Explainer {
       doc.job->changes = h.changes_since_previous(id);
       if (doc.job->changes) failed_before_ = h.failed_cables(doc.job->changes->previous_run);
       step("history", t0, fmt::format("run {} recorded", id));
+    }
+    if (!o_.ibdiagnet_after.empty()) {
+      health_step(o_.ibdiagnet_after, "after");
+      add_findings(doc, health_.after_burn());
     }
     doc.job->outcome = burn::to_string(burn::run_state(doc));
     doc.job->steps = steps_;
@@ -341,6 +348,11 @@ class Job : public burn::Explainer {
     }
   }
 
+  void health_step(const std::string& input, const std::string& when) {
+    const auto t0 = Clock::now();
+    step("health " + when, t0, health_.judge(input, when));
+  }
+
   void say(const std::string& line) const {
     if (!o_.burn.quiet) std::cerr << "run: " << line << "\n";
   }
@@ -356,8 +368,9 @@ class Job : public burn::Explainer {
     std::vector<Finding>& all = doc.findings ? *doc.findings : doc.findings.emplace();
     auto drain = guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
     write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
-    write_file_atomic(dir_ + "/cables.csv",
-                      cables_csv(cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_)));
+    auto cables = cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_);
+    if (model_) health_.name_parts(cables, model_->fabric);
+    write_file_atomic(dir_ + "/cables.csv", cables_csv(cables));
     const auto limit_told = [](const Finding& f) { return f.kind == FindingKind::DrainLimit; };
     if (drain.finding && std::none_of(all.begin(), all.end(), limit_told)) {
       all.push_back(std::move(*drain.finding));
@@ -406,6 +419,7 @@ class Job : public burn::Explainer {
     burn::BurnSummary doc = job_summary(burn::RunState::Stopped);
     doc.pass = false;
     doc.findings = topo_findings_;
+    doc.findings->insert(doc.findings->end(), health_.findings().begin(), health_.findings().end());
     sort_worst_first(*doc.findings);
     write_file_atomic(dir_ + "/results.jsonl", "");
     write_lists(doc);
@@ -427,6 +441,7 @@ class Job : public burn::Explainer {
   std::optional<wiring::Wiring> wiring_;
   LoadErrorRules rules_;
   std::vector<Finding> topo_findings_, counter_findings_;
+  HealthCaptures health_{o_.routes.routes.fabric.node_name_map, dir_};
   CableScopes scopes_;  // the cables' tiers, pods, rails and switches, for systemic causes
   std::shared_ptr<plan::RouteModel> model_;
   std::map<std::string, std::string> host_of_hca_;

@@ -30,6 +30,8 @@ struct RunOptions {
   // Sim transport over a simulated fabric: ibsim's console pipe, where the model's bytes are
   // written into the switches' data counters. Empty: $SIMFABRIC_DIR/console when it exists.
   std::string sim_console;
+  // ibdiagnet outputs taken before and after the burn: switch and cable health (run/health_evidence.h).
+  std::string ibdiagnet, ibdiagnet_after;
 };
 
 // The exit code: 0 the job passed, 1 findings (or stopped before traffic), 2 bad input,

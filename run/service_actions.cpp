@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/history.h"
+#include "run/health_evidence.h"
 
 namespace ibburn::run {
 namespace {
@@ -39,7 +40,9 @@ std::string action_for(const Finding& f, bool failed_before) {
 
 // The catalogue says which kinds act and from which severity (common/finding_catalogue.cpp).
 bool acts(const Finding& f) { return f.severity >= info(f.kind).acts_from; }
-bool drains(const Finding& f) { return info(f.kind).drains && acts(f); }
+// A vendor capture's findings (ibdiagnet) are told, not acted on by draining: the capture is
+// of the fabric, taken apart from this job's traffic.
+bool drains(const Finding& f) { return info(f.kind).drains && acts(f) && !from_health_capture(f); }
 
 }  // namespace
 
@@ -115,10 +118,10 @@ std::string drain_text(const std::vector<DrainEntry>& hosts) {
 }
 
 std::string cables_csv(const std::vector<CableAction>& cables) {
-  std::string out = "a_node,a_port,b_node,b_port,cable,action,evidence\n";
+  std::string out = "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n";
   for (const auto& c : cables)
-    out += fmt::format("{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
-                       csv_field(c.label), c.action, csv_field(c.evidence));
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
+                       csv_field(c.label), c.action, csv_field(c.evidence), csv_field(c.a_part), csv_field(c.b_part));
   return out;
 }
 

@@ -23,6 +23,8 @@ struct CableAction {
   std::string label;     // the wiring list's cable label, when it has one
   std::string action;    // "recable", "replace" or "reseat"
   std::string evidence;  // the findings' kinds and messages, "; "-joined
+  // Each end's module ("FS OSFP-SR8-800G SN G2430283435") when an ibdiagnet capture named it.
+  std::string a_part, b_part;
 };
 
 // The hosts the burn names by itself (refused by the preflight, lost ranks, endpoints slow or

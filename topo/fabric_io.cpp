@@ -4,6 +4,8 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "topo/db_csv.h"
+#include "topo/db_csv_fabric.h"
 #include "topo/iblinkinfo_text.h"
 #include "topo/ibnd_fabric.h"
 #include "topo/ibnetdiscover_text.h"
@@ -32,6 +34,8 @@ Fabric load_fabric_file(const std::string& path, const LoadOptions& options) {
   const FabricFormat format = options.format;
   if (format == FabricFormat::IbnetdiscCache || (format == FabricFormat::Auto && is_ibnd_cache(path)))
     return load_ibnd_cache(path);
+  if (std::string db = db_csv_file(path); format == FabricFormat::Auto && !db.empty())
+    return fabric_from_db_csv(parse_db_csv(read_file(db), db));
   return parse_fabric_text(read_file(path), path, options);
 }
 
@@ -52,6 +56,7 @@ Fabric parse_fabric_text(const std::string& text, const std::string& origin, con
   }
   if (looks_like_json(text)) return parse_snapshot_json(text, origin);
   if (looks_like_iblinkinfo(text)) return parse_iblinkinfo_text(text, origin, options);
+  if (looks_like_db_csv(text)) return fabric_from_db_csv(parse_db_csv(text, origin));
   return parse_ibnetdiscover_text(text, origin, options);
 }
 

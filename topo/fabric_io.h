@@ -4,6 +4,7 @@
 //  - ibnetdiscover text: plain, --ports (-p) report, ibdiagnet2's .ibnetdiscover variant
 //  - iblinkinfo output: default, --line, and a single switch (-S <guid>)
 //  - libibnetdisc cache files (ibnetdiscover --cache)
+//  - ibdiagnet2.db_csv, or the ibdiagnet output directory holding one (topo/db_csv_fabric.h)
 // Malformed input throws InputError naming file:line and the reason. The text loaders skip
 // the messages the tools and their libraries mix into captured output (warned about).
 #include <functional>

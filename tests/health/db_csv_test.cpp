@@ -1,6 +1,6 @@
-// ibdiagnet2.db_csv: the generic section reader on plain text, the typed view on plain text and
+// ibdiagnet2.db_csv: the generic section reader (topo/db_csv) on plain text, the typed view on plain text and
 // on the real capture (counts taken with grep/awk from the file, not from this reader).
-#include "health/db_csv.h"
+#include "health/diag_nodes.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +11,9 @@
 
 using namespace ibburn;
 using namespace ibburn::health;
+using ibburn::topo::CsvSection;
+using ibburn::topo::DbCsv;
+using ibburn::topo::parse_db_csv;
 
 namespace {
 

@@ -6,10 +6,11 @@
 
 #include "capture.h"
 #include "common/error.h"
-#include "health/db_csv.h"
+#include "health/diag_nodes.h"
 
 using namespace ibburn;
 using namespace ibburn::health;
+using ibburn::topo::parse_db_csv;
 
 namespace {
 

@@ -5,13 +5,19 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "capture.h"
 #include "common/error.h"
 #include "health/cables_text.h"
-#include "health/db_csv.h"
+#include "health/diag_nodes.h"
+#include "health/rack_names.h"
 
 using namespace ibburn;
 using namespace ibburn::health;
+using ibburn::topo::CsvSection;
+using ibburn::topo::DbCsv;
+using ibburn::topo::parse_db_csv;
 
 namespace {
 
@@ -127,6 +133,69 @@ TEST_F(TemperatureCapture, OneHotModuleIsItsCablesFinding) {
   EXPECT_EQ(f[0].ports, (std::vector<PortRef>{{std::to_string(0xb0cf0e0300e5b940u), 1}}));
   EXPECT_NE(f[0].message.find("module FS OSFP-SR8-800G SN G2430283435 at 83 C, its own alarm threshold 80 C"),
             std::string::npos);
+}
+
+// The capture's 9 switches named into two rows of racks by position (as a node-name-map would):
+// row1-r1-sw1..3, row1-r2-sw4..6, row2-r1-sw7..9.
+std::vector<SwitchTemperature> placed(std::vector<SwitchTemperature> s) {
+  for (size_t i = 0; i < s.size(); ++i)
+    s[i].name = std::string(i < 6 ? "row1" : "row2") + "-r" +
+                std::to_string(i < 3   ? 1
+                               : i < 6 ? 2
+                                       : 1) +
+                "-sw" + std::to_string(i + 1);
+  return s;
+}
+
+TEST_F(TemperatureCapture, AHotRackIsOneFindingAndASwitchElsewhereItsOwn) {
+  Capture c;
+  std::vector<SwitchTemperature> s = placed(c.switches());
+  ASSERT_EQ(s.size(), 9u);
+  double lo = 1000, hi = 0;
+  for (size_t i = 3; i < 6; ++i) {  // rack row1 r2
+    s[i].celsius += 25;
+    lo = std::min(lo, s[i].celsius);
+    hi = std::max(hi, s[i].celsius);
+  }
+  s[0].celsius = 75;  // one hot switch in rack row1 r1, whose others are cool
+  std::vector<Finding> f = check_temperatures(s, {});
+  ASSERT_EQ(f.size(), 2u);
+  sort_worst_first(f);
+  const Finding& rack = f[0].kind == "rack_hot" ? f[0] : f[1];
+  const Finding& one = f[0].kind == "rack_hot" ? f[1] : f[0];
+  EXPECT_EQ(rack.kind, "rack_hot");
+  EXPECT_EQ(rack.details["rack"], "row1 r2");
+  EXPECT_EQ(rack.details["count"], 3);
+  std::ostringstream range;
+  range << lo << "-" << hi;
+  EXPECT_EQ(rack.message, "3 of 3 switches of rack row1 r2 at " + range.str() +
+                              " C: the rack's cooling (air recirculating between its switches), not cables");
+  EXPECT_EQ(rack.ports, (std::vector<PortRef>{{"row1-r2-sw4", 0}, {"row1-r2-sw5", 0}, {"row1-r2-sw6", 0}}));
+  EXPECT_EQ(rack.details["each"].size(), 3u);
+  EXPECT_EQ(one.kind, "switch_hot");
+  EXPECT_EQ(one.ports, (std::vector<PortRef>{{"row1-r1-sw1", 0}}));
+}
+
+TEST_F(TemperatureCapture, AHotRowIsOneFindingNotOnePerRack) {
+  Capture c;
+  std::vector<SwitchTemperature> s = placed(c.switches());
+  for (size_t i = 6; i < 9; ++i) s[i].celsius += 25;  // row2: its one rack
+  std::vector<Finding> f = check_temperatures(s, {});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].kind, "row_hot");
+  EXPECT_EQ(f[0].details["row"], "row2");
+  EXPECT_EQ(f[0].details["count"], 3);
+}
+
+TEST(RackNames, RowAndRackFromTheNamesComponents) {
+  EXPECT_EQ(place_of("row2-r12-leaf03").row, "row2");
+  EXPECT_EQ(place_of("row2-r12-leaf03").rack, "row2 r12");
+  EXPECT_EQ(place_of("RACK7_spine1").rack, "RACK7");
+  EXPECT_EQ(place_of("RACK7_spine1").row, "");
+  EXPECT_EQ(place_of("ib-switch-sequoia").rack, "");
+  EXPECT_EQ(place_of("0xfc6a1c030091cf00").rack, "");
+  EXPECT_EQ(place_of("rack-7 r").rack, "");  // "rack" and "r" without a number are not racks
+  EXPECT_EQ(place_of("host r3 mlx5_0").rack, "r3");
 }
 
 }  // namespace

@@ -155,7 +155,7 @@ TEST_F(RunSim, CleanFabricPassesWithCoverageFromCounters) {
        {"topo.json", "counters-before.json", "counters-stage-1.json", "report.html", "ibburn.prom", "results.jsonl"})
     EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
   EXPECT_EQ(read(out + "/drain.txt"), "");
-  EXPECT_EQ(read(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence\n");
+  EXPECT_EQ(read(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
 }
 
 TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {

@@ -80,7 +80,7 @@ TEST_F(RunSystemic, FabricWideRateIsOneFindingAndDrainsNobody) {
             0u)
       << f["message"];
   EXPECT_EQ(slurp(out + "/drain.txt"), "");
-  EXPECT_EQ(slurp(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence\n");
+  EXPECT_EQ(slurp(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
   // topo.json holds the topo check's findings, grouped the same way.
   EXPECT_EQ(nlohmann::json::parse(slurp(out + "/topo.json"))["findings"].size(), 1u);
 }
