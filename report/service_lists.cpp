@@ -49,15 +49,15 @@ std::vector<CableRow> parse_cables_csv(const std::string& text, const std::strin
       return "";
     };
     out.push_back({get({"a_node"}), get({"a_port"}), get({"b_node"}), get({"b_port"}), get({"cable"}), get({"action"}),
-                   get({"evidence"}), get({"vendor"}), get({"part_number", "pn"}), get({"serial_number", "sn"})});
+                   get({"evidence"}), get({"a_part"}), get({"b_part"})});
   }
   return out;
 }
 
 std::string module_text(const CableRow& c) {
-  std::string out;
-  for (const auto& part : {c.vendor, c.part_number, c.serial_number.empty() ? "" : "SN " + c.serial_number})
-    if (!part.empty()) out += (out.empty() ? "" : " ") + part;
+  if (c.a_part == c.b_part) return c.a_part;
+  std::string out = c.a_part.empty() ? "" : "A: " + c.a_part;
+  if (!c.b_part.empty()) out += (out.empty() ? "B: " : "; B: ") + c.b_part;
   return out;
 }
 

@@ -17,13 +17,14 @@ struct DrainList {
   std::vector<std::string> notes;  // the "# ..." lines (the drain guard's), without the "# "
 };
 
-// Columns a_node, a_port, b_node, b_port, cable, action, evidence; optional vendor,
-// part_number (or pn), serial_number (or sn).
+// Columns a_node, a_port, b_node, b_port, cable, action, evidence; optional a_part, b_part
+// (each end's module as run/health_evidence names it: "VENDOR PN SN SERIAL").
 struct CableRow {
-  std::string a_node, a_port, b_node, b_port, label, action, evidence, vendor, part_number, serial_number;
+  std::string a_node, a_port, b_node, b_port, label, action, evidence, a_part, b_part;
 };
 
-// The module as the site orders it: "VENDOR PART SN SERIAL", the parts known; "" for none.
+// The modules as the site orders them: one text when both ends are one part (a copper or
+// active cable), else "A: ...; B: ..." for the ends known; "" for none.
 std::string module_text(const CableRow& c);
 
 DrainList parse_drain(const std::string& text);

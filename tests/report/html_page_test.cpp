@@ -17,8 +17,8 @@ RunData acted_on_run() {
   run.burn->findings = std::vector<Finding>{systemic};
   run.drain = parse_drain("# not drained: the guard\ngpu001\terrors_under_load: <x>\n");
   run.cables = parse_cables_csv(
-      "a_node,a_port,b_node,b_port,cable,action,evidence,vendor,part_number,serial_number\n"
-      "gpu001 mlx5_0,1,leaf01,1,C-0001,reseat,errors_under_load: +40,Mellanox,MCP4Y10-N002,MT2245VS01234\n",
+      "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n"
+      "gpu001 mlx5_0,1,leaf01,1,C-0001,reseat,errors_under_load: +40,Mellanox MCP4Y10-N002 SN MT2245VS01234,Mellanox MCP4Y10-N002 SN MT2245VS01234\n",
       "cables.csv");
   return run;
 }

@@ -34,10 +34,10 @@ TEST(ReportServiceLists, CablesByHeaderNameWithAndWithoutTheModule) {
   EXPECT_EQ(cables_as_text(plain),
             "C-0001: host001 mlx5_0[1] <-> leaf01[1]: reseat: errors_under_load: SymbolErrorCounter +40, \"x\"\n");
 
-  // Columns in another order, the module's vendor, part and serial number after them.
+  // Columns in another order, each end's module after them (one DAC: both ends one part).
   const auto parts = parse_cables_csv(
-      "action,a_node,a_port,b_node,b_port,cable,evidence,vendor,part_number,serial_number\n"
-      "replace,leaf01,33,spine01,1,,link_down: went down,Mellanox,MCP4Y10-N002,MT2245VS01234\n",
+      "action,a_node,a_port,b_node,b_port,cable,evidence,a_part,b_part\n"
+      "replace,leaf01,33,spine01,1,,link_down: went down,Mellanox MCP4Y10-N002 SN MT2245VS01234,Mellanox MCP4Y10-N002 SN MT2245VS01234\n",
       "cables.csv");
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_EQ(parts[0].action, "replace");
@@ -45,6 +45,16 @@ TEST(ReportServiceLists, CablesByHeaderNameWithAndWithoutTheModule) {
   EXPECT_EQ(module_text(parts[0]), "Mellanox MCP4Y10-N002 SN MT2245VS01234");
   EXPECT_EQ(cables_as_text(parts),
             "leaf01[33] <-> spine01[1]: replace (Mellanox MCP4Y10-N002 SN MT2245VS01234): link_down: went down\n");
+
+  // Two transceivers: each end's own; one end unknown.
+  const auto optics = parse_cables_csv(
+      "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n"
+      "leaf01,33,spine01,1,,reseat,ber_high,FS OSFP-SR8-800G SN G1,FS OSFP-SR8-800G SN G2\n"
+      "leaf01,34,spine01,2,,reseat,ber_high,,FS OSFP-SR8-800G SN G3\n",
+      "cables.csv");
+  ASSERT_EQ(optics.size(), 2u);
+  EXPECT_EQ(module_text(optics[0]), "A: FS OSFP-SR8-800G SN G1; B: FS OSFP-SR8-800G SN G2");
+  EXPECT_EQ(module_text(optics[1]), "B: FS OSFP-SR8-800G SN G3");
 }
 
 TEST(ReportServiceLists, BadCablesCsvNamesFileAndLine) {
