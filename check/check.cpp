@@ -96,9 +96,9 @@ class Checker {
   std::unique_ptr<WiringLayout> layout_;
   std::vector<Finding> out_;
 
-  void add(std::string kind, Severity sev, std::string message, std::vector<PortRef> ports,
+  void add(FindingKind kind, Severity sev, std::string message, std::vector<PortRef> ports,
            json details = json::object()) {
-    out_.push_back({std::move(kind), sev, std::move(message), std::move(ports), std::move(details)});
+    out_.push_back({kind, sev, std::move(message), std::move(ports), std::move(details)});
   }
 
   PortRef ref(PortEnd e) const { return {display_[e.node], e.port}; }

@@ -46,7 +46,7 @@ TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
   run.counters = nlohmann::json::parse(
       R"({"ports":[{"node":"leaf\\1","port":3,"counters":{"SymbolErrorCounter":12,"PortXmitWait":0}}],
     "findings":[{"kind":"errors","severity":"error","message":"x","ports":[{"node":"leaf\\1","port":3}]}]})");
-  run.hosts = {{"gpu001", {{"acs_enabled", Severity::Error, "acs", {}, {}}}}, {"gpu002", {}}};
+  run.hosts = {{"gpu001", {{FindingKind::AcsP2pRedirect, Severity::Error, "acs", {}, {}}}}, {"gpu002", {}}};
   EXPECT_EQ(prometheus_text(run),
             "# HELP ibburn_topo_findings Topology check findings by kind and severity.\n"
             "# TYPE ibburn_topo_findings gauge\n"
@@ -61,7 +61,7 @@ TEST(ReportPrometheus, FindingsByKindAndPortCounters) {
             "ibburn_counters_port_counter{node=\"leaf\\\\1\",port=\"3\",counter=\"SymbolErrorCounter\"} 12\n"
             "# HELP ibburn_host_findings Host check findings per host and kind.\n"
             "# TYPE ibburn_host_findings gauge\n"
-            "ibburn_host_findings{host=\"gpu001\",kind=\"acs_enabled\"} 1\n");
+            "ibburn_host_findings{host=\"gpu001\",kind=\"acs_p2p_redirect\"} 1\n");
 }
 
 TEST(ReportPrometheus, EmptyRunIsEmpty) { EXPECT_EQ(prometheus_text(RunData{}), ""); }

@@ -52,7 +52,7 @@ TEST(DrainGuard, PastTheLimitNobodyIsDrainedAndOneFindingSaysWhy) {
   EXPECT_TRUE(d.drain.empty());
   EXPECT_EQ(d.withheld.size(), 26u);
   ASSERT_TRUE(d.finding);
-  EXPECT_EQ(d.finding->kind, "drain_limit");
+  EXPECT_EQ(d.finding->kind, FindingKind::DrainLimit);
   EXPECT_EQ(d.finding->severity, Severity::Error);
   EXPECT_TRUE(d.finding->ports.empty());
   EXPECT_EQ(d.finding->message,

@@ -18,7 +18,7 @@ TEST(SmWatch, TheMasterStoppingIsOneWarningOnce) {
   EXPECT_FALSE(w.check(master(1, 0x2c90000000100), 1));
   auto f = w.check(gone("SMInfo from LID 1: timeout"), 2);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->kind, "sm_lost");
+  EXPECT_EQ(f->kind, FindingKind::SmLost);
   EXPECT_EQ(f->severity, Severity::Warning);
   EXPECT_EQ(f->details["stage"], 2);
   EXPECT_EQ(f->details["guid"], "0x0002c90000000100");
