@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "counters/snapshot_json.h"
 #include "topo/db_csv_fabric.h"
 #include "topo/node_name_map.h"
 
