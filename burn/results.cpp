@@ -156,6 +156,44 @@ nlohmann::json to_json(const EndpointInfo& e) {
   return j;
 }
 
+StageResult stage_result_from_json(const JsonFields& f) {
+  StageResult s;
+  s.index = f.get<int>("index");
+  s.name = f.get<std::string>("name");
+  s.partial = f.get<bool>("partial");
+  for (const auto& jf : f.objects("flows")) {
+    FlowResult flow;
+    flow.id = jf.get<std::uint32_t>("id");
+    flow.flow = {jf.get<int>("src"), jf.get<int>("dst"), jf.get<bool>("bidirectional"), jf.get<int>("streams")};
+    for (const auto& jd : jf.objects("directions")) {
+      DirectionResult d;
+      d.from = jd.get<int>("from");
+      d.to = jd.get<int>("to");
+      d.bytes = jd.get<std::uint64_t>("bytes");
+      d.seconds = jd.get<double>("seconds");
+      d.gbps = jd.get<double>("gbps");
+      d.samples_gbps = jd.get<std::vector<double>>("samples_gbps");
+      d.errors = jd.get<std::uint64_t>("errors");
+      d.mismatches = jd.get<std::uint64_t>("mismatches");
+      const auto status = jd.get<std::string>("status");
+      if (status == "ok")
+        d.status = DirectionStatus::Ok;
+      else if (status == "failed")
+        d.status = DirectionStatus::Failed;
+      else if (status == "interrupted")
+        d.status = DirectionStatus::Interrupted;
+      else if (status == "skipped")
+        d.status = DirectionStatus::Skipped;
+      else
+        jd.fail("status", "not ok, failed, interrupted or skipped: " + status);
+      d.reason = jd.optional<std::string>("reason").value_or("");
+      flow.directions.push_back(std::move(d));
+    }
+    s.flows.push_back(std::move(flow));
+  }
+  return s;
+}
+
 EndpointInfo endpoint_from_json(const JsonFields& f) {
   EndpointInfo e;
   e.host = f.get<std::string>("host");

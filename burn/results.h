@@ -79,6 +79,9 @@ StageResult merge_stage(int index, const Stage& stage, const std::vector<RankRep
 
 nlohmann::json to_json(const DirectionResult& d);
 nlohmann::json to_json(const StageResult& s);
+// A results.jsonl stage line, read strictly: every field to_json writes is required but a
+// direction's `reason` (the page's bandwidth over time reads them back).
+StageResult stage_result_from_json(const JsonFields& f);
 nlohmann::json to_json(const SideReport& s);
 // The one codec of an endpoint, in the control protocol's Hello and results.jsonl's run header:
 // every field but port_guid and lid (left out when 0) is required.

@@ -27,23 +27,25 @@ std::vector<Finding> findings_of(const nlohmann::json& j, const fs::path& p) {
   }
   return out;
 }
-// results.jsonl: the run's header (endpoints), then one line per finished stage.
+// results.jsonl: the run's header (endpoints), then one line per finished stage; both read
+// by burn's strict codecs.
 void read_results(const fs::path& p, RunData& run) {
-  std::istringstream in(read_file(p));
+  const std::string text = read_file(p);
+  run.endpoints = burn::read_run_endpoints(text, p.string());
+  std::istringstream in(text);
   int lineno = 0;
   for (std::string line; std::getline(in, line);) {
-    ++lineno;
-    if (line.empty()) continue;
+    if (++lineno == 1 || line.empty()) continue;
+    const auto fail = [&](const std::string& field, const std::string& what) {
+      throw InputError(p.string(), lineno, (field.empty() ? "" : field + ": ") + what);
+    };
+    nlohmann::json j;
     try {
-      const auto j = nlohmann::json::parse(line);
-      if (j.value("type", "") == "stage")
-        run.stages.push_back(burn::stage_result_from_json(j));
-      else
-        for (const auto& e : j.value("endpoints", nlohmann::json::array()))
-          run.endpoints.push_back(burn::endpoint_from_json(e));
-    } catch (const std::exception& e) {
-      throw InputError(p.string(), lineno, e.what());
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      fail("", e.what());
     }
+    if (j.is_object() && j.value("type", "") == "stage") run.stages.push_back(burn::stage_result_from_json({j, fail}));
   }
 }
 }  // namespace

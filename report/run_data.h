@@ -39,7 +39,8 @@ struct RunData {
 
 // Reads DIR/summary.json (burn), DIR/topo.json, DIR/counters.json, DIR/host-*.json,
 // DIR/health-{before,after}.json, DIR/results.jsonl, DIR/drain.txt and DIR/cables.csv; each is
-// optional, but a directory with none of them nor results.jsonl holds no run (an InputError naming it). Bad JSON is an InputError naming the file.
+// optional, but a directory with none of them nor results.jsonl holds no run (an InputError naming it). Bad JSON is an
+// InputError naming the file.
 RunData load_run_dir(const std::filesystem::path& dir);
 
 std::vector<Finding> counters_findings(const RunData& run);

@@ -108,6 +108,36 @@ TEST(StageJson, HoldsWhatTheStageMeasured) {
   EXPECT_EQ(f["directions"][0]["samples_gbps"], nlohmann::json::array({1, 2}));
 }
 
+// The page reads stage lines back (its bandwidth over time): what the burn wrote comes back,
+// a dropped field is refused with its place in the line.
+TEST(StageJson, ReadBackStrictly) {
+  Stage st{"s", {{0, 1, true, 3}}};
+  std::vector<RankReport> reports{{1, {side(0, 0, 1, true, 123, "x")}}};
+  const StageResult r = merge_stage(2, st, reports, {}, false);
+  const auto fail = [](const std::string& field, const std::string& what) {
+    throw std::invalid_argument(field + ": " + what);
+  };
+  nlohmann::json j = to_json(r);
+  const StageResult back = stage_result_from_json({j, fail});
+  EXPECT_EQ(back.index, 2);
+  EXPECT_EQ(back.name, "s");
+  ASSERT_EQ(back.flows.size(), 1u);
+  EXPECT_EQ(back.flows[0].flow.streams, 3);
+  ASSERT_EQ(back.flows[0].directions.size(), r.flows[0].directions.size());
+  const auto& d = back.flows[0].directions[0];
+  EXPECT_EQ(d.bytes, 123u);
+  EXPECT_EQ(d.status, DirectionStatus::Failed);
+  EXPECT_EQ(d.samples_gbps, r.flows[0].directions[0].samples_gbps);
+  EXPECT_EQ(d.reason, r.flows[0].directions[0].reason);
+  j["flows"][0]["directions"][0].erase("bytes");
+  try {
+    stage_result_from_json({j, fail});
+    FAIL() << "a stage without bytes was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "flows[0].directions[0].bytes: missing");
+  }
+}
+
 // results.jsonl's run header is read back by one strict codec (the control protocol's Hello
 // uses the same one): what the burn wrote comes back, a dropped field is refused by name.
 TEST(RunHeader, EndpointsRoundTrip) {
