@@ -18,10 +18,10 @@
 using namespace ibburn;
 
 namespace {
-Finding cable_finding(const std::string& kind, const wiring::Cable& c) {
+Finding cable_finding(FindingKind kind, const wiring::Cable& c) {
   return {kind,
           Severity::Error,
-          kind + " on " + c.a.node + "[" + std::to_string(c.a.port) + "]",
+          std::string(to_string(kind)) + " on " + c.a.node + "[" + std::to_string(c.a.port) + "]",
           {{c.a.node, c.a.port}, {c.b.node, c.b.port}},
           {}};
 }
@@ -49,9 +49,9 @@ int main(int argc, char** argv) {
   const auto& hca_cable = cables[5];
   const auto& uplink = cables[design.hcas.size() + 7];
   const auto& core_link = cables.back();
-  run.burn->findings =
-      std::vector<Finding>{cable_finding("errors_under_load", hca_cable), cable_finding("degraded", uplink),
-                           cable_finding("suspect_cable", core_link)};
+  run.burn->findings = std::vector<Finding>{cable_finding(FindingKind::ErrorsUnderLoad, hca_cable),
+                                            cable_finding(FindingKind::Degraded, uplink),
+                                            cable_finding(FindingKind::SuspectCable, core_link)};
   burn::StageResult stage;
   stage.index = 1;
   stage.name = "pairs";
@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
   run.drain = report::DrainList{{{design.hcas[2].host, "errors_under_load: " + hca_cable.a.node}}, {}};
   run.cables = std::vector<report::CableRow>{{hca_cable.a.node, std::to_string(hca_cable.a.port), hca_cable.b.node,
                                               std::to_string(hca_cable.b.port), "C-0006", "reseat", "errors_under_load",
-                                              "Mellanox", "MCP4Y10-N002", "MT2245VS01234"}};
+                                              "Mellanox MCP4Y10-N002 SN MT2245VS01234",
+                                              "Mellanox MCP4Y10-N002 SN MT2245VS01234"}};
 
   const auto t0 = std::chrono::steady_clock::now();
   const std::string page = report::html_report(run, &built.fabric, "bench: " + std::to_string(spec.hosts) + " hosts");

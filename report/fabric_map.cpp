@@ -72,7 +72,7 @@ void mark(std::map<std::string, PortEvidence>& out, const Finding& f) {
     auto& e = out[port_key(p.node, p.port)];
     worsen(e.verdict, verdict_of_kind(f.kind));
     e.suspect |= f.kind == FindingKind::SuspectCable;
-    e.evidence.push_back(f.kind + ": " + f.message);
+    e.evidence.push_back(std::string(to_string(f.kind)) + ": " + f.message);
   }
 }
 }  // namespace

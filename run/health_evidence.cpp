@@ -34,7 +34,7 @@ JudgedCapture judge_health_capture(const std::string& input, const std::string& 
 }
 
 std::vector<Finding> new_after_burn(const std::vector<Finding>& before, std::vector<Finding> after) {
-  std::set<std::pair<std::string, std::string>> told;
+  std::set<std::pair<FindingKind, std::string>> told;
   for (const Finding& f : before) told.emplace(f.kind, f.message);
   std::vector<Finding> out;
   for (Finding& f : after) {

@@ -188,7 +188,7 @@ struct SplitFabric {
 const Finding* only(const std::vector<Finding>& fs, const std::string& kind) {
   const Finding* found = nullptr;
   for (const auto& f : fs)
-    if (f.kind == kind) {
+    if (to_string(f.kind) == kind) {
       if (found) return nullptr;
       found = &f;
     }

@@ -32,7 +32,7 @@ wiring::Wiring mini_plan(const std::string& rate = "4xHDR") {
 
 std::map<std::string, int> kinds(const std::vector<Finding>& fs) {
   std::map<std::string, int> k;
-  for (const auto& f : fs) ++k[f.kind];
+  for (const auto& f : fs) ++k[to_string(f.kind)];
   return k;
 }
 

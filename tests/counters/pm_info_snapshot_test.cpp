@@ -22,7 +22,7 @@ const std::string kCapture = "ibdiagnet/qm9700-ndr-sequoia-2025-gary-minghuili";
 
 size_t count_kind(const std::vector<Finding>& all, const std::string& kind) {
   size_t n = 0;
-  for (const Finding& f : all) n += f.kind == kind;
+  for (const Finding& f : all) n += to_string(f.kind) == kind;
   return n;
 }
 
@@ -61,7 +61,7 @@ TEST_F(PmInfoCapture, AsBaselineOnlyTheRiseIsJudged) {
   hca.counters.set(Counter::SymbolErrorCounter, hca.counters.get(Counter::SymbolErrorCounter) + 50, 64);
   const std::vector<Finding> f = check_deltas(after, compute_deltas(before, after), Thresholds::defaults());
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "errors");
+  EXPECT_EQ(f[0].kind, FindingKind::Errors);
   EXPECT_NE(f[0].message.find("SymbolErrorCounter"), std::string::npos) << f[0].message;
   EXPECT_EQ(f[0].ports.front().node, hca.node);
 }

@@ -57,7 +57,7 @@ TEST_F(BerCapture, OneCableHighFromBothEndsIsOneFinding) {
   in.ber[b].raw_ber = 5e-4;
   const std::vector<Finding> f = check_ber(in.ber);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "ber_high");
+  EXPECT_EQ(f[0].kind, FindingKind::BerHigh);
   EXPECT_EQ(f[0].severity, Severity::Error);
   ASSERT_EQ(f[0].ports.size(), 2u);
   EXPECT_NE(f[0].message.find("effective BER 3e-11 (over 1e-12)"), std::string::npos) << f[0].message;
@@ -70,7 +70,7 @@ TEST_F(BerCapture, EveryPortHighIsOneCauseNotEachCable) {
   for (PortPhy& p : s.phy) p.raw_ber = 1e-3;
   const std::vector<Finding> f = check_ber(health_inputs(s, nullptr).ber);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "ports_ber_high");
+  EXPECT_EQ(f[0].kind, FindingKind::PortsBerHigh);
   EXPECT_EQ(f[0].severity, Severity::Warning);
   EXPECT_EQ(f[0].details["count"], 841);
   EXPECT_EQ(f[0].message,

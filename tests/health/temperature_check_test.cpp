@@ -161,9 +161,9 @@ TEST_F(TemperatureCapture, AHotRackIsOneFindingAndASwitchElsewhereItsOwn) {
   std::vector<Finding> f = check_temperatures(s, {});
   ASSERT_EQ(f.size(), 2u);
   sort_worst_first(f);
-  const Finding& rack = f[0].kind == "rack_hot" ? f[0] : f[1];
-  const Finding& one = f[0].kind == "rack_hot" ? f[1] : f[0];
-  EXPECT_EQ(rack.kind, "rack_hot");
+  const Finding& rack = f[0].kind == FindingKind::RackHot ? f[0] : f[1];
+  const Finding& one = f[0].kind == FindingKind::RackHot ? f[1] : f[0];
+  EXPECT_EQ(rack.kind, FindingKind::RackHot);
   EXPECT_EQ(rack.details["rack"], "row1 r2");
   EXPECT_EQ(rack.details["count"], 3);
   std::ostringstream range;
@@ -172,7 +172,7 @@ TEST_F(TemperatureCapture, AHotRackIsOneFindingAndASwitchElsewhereItsOwn) {
                               " C: the rack's cooling (air recirculating between its switches), not cables");
   EXPECT_EQ(rack.ports, (std::vector<PortRef>{{"row1-r2-sw4", 0}, {"row1-r2-sw5", 0}, {"row1-r2-sw6", 0}}));
   EXPECT_EQ(rack.details["each"].size(), 3u);
-  EXPECT_EQ(one.kind, "switch_hot");
+  EXPECT_EQ(one.kind, FindingKind::SwitchHot);
   EXPECT_EQ(one.ports, (std::vector<PortRef>{{"row1-r1-sw1", 0}}));
 }
 
@@ -182,7 +182,7 @@ TEST_F(TemperatureCapture, AHotRowIsOneFindingNotOnePerRack) {
   for (size_t i = 6; i < 9; ++i) s[i].celsius += 25;  // row2: its one rack
   std::vector<Finding> f = check_temperatures(s, {});
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].kind, "row_hot");
+  EXPECT_EQ(f[0].kind, FindingKind::RowHot);
   EXPECT_EQ(f[0].details["row"], "row2");
   EXPECT_EQ(f[0].details["count"], 3);
 }

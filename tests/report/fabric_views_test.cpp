@@ -34,8 +34,8 @@ topo::Fabric three_tiers() {
   return f;
 }
 
-Finding cable_finding(const std::string& kind, PortRef a, PortRef b) {
-  return {kind, Severity::Error, kind, {a, b}, {}};
+Finding cable_finding(FindingKind kind, PortRef a, PortRef b) {
+  return {kind, Severity::Error, to_string(kind), {a, b}, {}};
 }
 
 RunData run_with(std::vector<Finding> findings) {
@@ -108,12 +108,13 @@ TEST(ReportFabricViews, TheWholeFabricDrawsEverySwitchAndCarriesEveryCableOnce) 
 
 TEST(ReportFabricViews, CablesTakeTheWorstEvidenceSuspectsOutlined) {
   const auto f = three_tiers();
-  Finding systemic{"systemic", Severity::Error, "rail: all at 4xHDR", {}, {}};
-  systemic.details["cables"] = nlohmann::json::array({to_json(cable_finding("degraded", {"p1l1", 5}, {"p1s1", 1})),
-                                                      to_json(cable_finding("degraded", {"p1l2", 5}, {"p1s1", 2}))});
-  const RunData run = run_with({systemic, cable_finding("errors_under_load", {"p2l1", 6}, {"p2s2", 1}),
-                                cable_finding("not_exercised", {"p2s1", 5}, {"core1", 2}),
-                                cable_finding("suspect_cable", {"p2s2", 5}, {"core2", 2})});
+  Finding systemic{FindingKind::Systemic, Severity::Error, "rail: all at 4xHDR", {}, {}};
+  systemic.details["cables"] =
+      nlohmann::json::array({to_json(cable_finding(FindingKind::Degraded, {"p1l1", 5}, {"p1s1", 1})),
+                             to_json(cable_finding(FindingKind::Degraded, {"p1l2", 5}, {"p1s1", 2}))});
+  const RunData run = run_with({systemic, cable_finding(FindingKind::ErrorsUnderLoad, {"p2l1", 6}, {"p2s2", 1}),
+                                cable_finding(FindingKind::NotExercised, {"p2s1", 5}, {"core1", 2}),
+                                cable_finding(FindingKind::SuspectCable, {"p2s2", 5}, {"core2", 2})});
   const auto ev = port_evidence(run);
   EXPECT_EQ(ev.at("p1l1[5]").verdict, CableVerdict::Degraded);  // a systemic finding's own cables
   EXPECT_EQ(ev.at("p2s2[1]").verdict, CableVerdict::Errors);

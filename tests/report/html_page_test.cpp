@@ -12,13 +12,14 @@ RunData acted_on_run() {
   RunData run;
   run.burn.emplace();
   run.burn->pass = false;
-  Finding systemic{"systemic", Severity::Error, "rail mlx5_3: all 511 HCA cables run at 4xHDR", {}, {}};
+  Finding systemic{FindingKind::Systemic, Severity::Error, "rail mlx5_3: all 511 HCA cables run at 4xHDR", {}, {}};
   systemic.details["scope"] = {{"type", "rail"}, {"name", "mlx5_3"}, {"cables", 511}};
   run.burn->findings = std::vector<Finding>{systemic};
   run.drain = parse_drain("# not drained: the guard\ngpu001\terrors_under_load: <x>\n");
   run.cables = parse_cables_csv(
       "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n"
-      "gpu001 mlx5_0,1,leaf01,1,C-0001,reseat,errors_under_load: +40,Mellanox MCP4Y10-N002 SN MT2245VS01234,Mellanox MCP4Y10-N002 SN MT2245VS01234\n",
+      "gpu001 mlx5_0,1,leaf01,1,C-0001,reseat,errors_under_load: +40,Mellanox MCP4Y10-N002 SN MT2245VS01234,Mellanox "
+      "MCP4Y10-N002 SN MT2245VS01234\n",
       "cables.csv");
   return run;
 }

@@ -37,7 +37,8 @@ TEST(ReportServiceLists, CablesByHeaderNameWithAndWithoutTheModule) {
   // Columns in another order, each end's module after them (one DAC: both ends one part).
   const auto parts = parse_cables_csv(
       "action,a_node,a_port,b_node,b_port,cable,evidence,a_part,b_part\n"
-      "replace,leaf01,33,spine01,1,,link_down: went down,Mellanox MCP4Y10-N002 SN MT2245VS01234,Mellanox MCP4Y10-N002 SN MT2245VS01234\n",
+      "replace,leaf01,33,spine01,1,,link_down: went down,Mellanox MCP4Y10-N002 SN MT2245VS01234,Mellanox MCP4Y10-N002 "
+      "SN MT2245VS01234\n",
       "cables.csv");
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_EQ(parts[0].action, "replace");

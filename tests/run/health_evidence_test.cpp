@@ -16,7 +16,7 @@ using namespace ibburn::run;
 
 namespace {
 
-Finding finding(const std::string& kind, const std::string& message, Severity severity = Severity::Warning) {
+Finding finding(FindingKind kind, const std::string& message, Severity severity = Severity::Warning) {
   Finding f;
   f.kind = kind;
   f.message = message;
@@ -25,24 +25,24 @@ Finding finding(const std::string& kind, const std::string& message, Severity se
 }
 
 TEST(HealthEvidence, AfterTheBurnOnlyWhatTheCaptureBeforeDidNotTell) {
-  const std::vector<Finding> before = {finding("firmware_mixed", "7 of 8 on 1.0; 1 on 1.1")};
-  std::vector<Finding> after = {finding("firmware_mixed", "7 of 8 on 1.0; 1 on 1.1"),
-                                finding("module_hot", "sw port 3: module at 83 C", Severity::Error)};
+  const std::vector<Finding> before = {finding(FindingKind::FirmwareMixed, "7 of 8 on 1.0; 1 on 1.1")};
+  std::vector<Finding> after = {finding(FindingKind::FirmwareMixed, "7 of 8 on 1.0; 1 on 1.1"),
+                                finding(FindingKind::ModuleHot, "sw port 3: module at 83 C", Severity::Error)};
   const std::vector<Finding> added = new_after_burn(before, after);
   ASSERT_EQ(added.size(), 1u);
-  EXPECT_EQ(added[0].kind, "module_hot");
+  EXPECT_EQ(added[0].kind, FindingKind::ModuleHot);
   EXPECT_EQ(added[0].message, "sw port 3: module at 83 C (after the burn)");
 }
 
 TEST(HealthEvidence, FindingsOfWarningOrWorseFailTheRun) {
   burn::BurnSummary doc;
   doc.pass = true;
-  add_findings(doc, {finding("firmware_mixed", "x", Severity::Info)});
+  add_findings(doc, {finding(FindingKind::FirmwareMixed, "x", Severity::Info)});
   EXPECT_TRUE(doc.pass);
-  add_findings(doc, {finding("module_hot", "y", Severity::Error)});
+  add_findings(doc, {finding(FindingKind::ModuleHot, "y", Severity::Error)});
   EXPECT_FALSE(doc.pass);
   ASSERT_EQ(doc.findings->size(), 2u);
-  EXPECT_EQ(doc.findings->front().kind, "module_hot");  // worst first
+  EXPECT_EQ(doc.findings->front().kind, FindingKind::ModuleHot);  // worst first
 }
 
 TEST(HealthEvidence, CableEndsNamedByTheirModules) {
@@ -61,7 +61,7 @@ TEST(HealthEvidence, CableEndsNamedByTheirModules) {
 }
 
 TEST(HealthEvidence, HealthFindingsDrainNobody) {
-  Finding f = finding("module_hot", "h1 mlx5_0 port 1: module at 83 C", Severity::Error);
+  Finding f = finding(FindingKind::ModuleHot, "h1 mlx5_0 port 1: module at 83 C", Severity::Error);
   f.ports = {{"h1 mlx5_0", 1}};
   EXPECT_TRUE(hosts_to_drain({f}, {{"h1 mlx5_0", "h1"}}, {}).size() == 1);
   f.details["capture"] = "before";
@@ -79,7 +79,7 @@ TEST_F(HealthCapture, TheRealCaptureBeforeTheBurn) {
   EXPECT_EQ(captures.judge(ibburn::testing::corpus_path(kCapture), "before"),
             "1 finding(s) from " + ibburn::testing::corpus_path(kCapture));
   ASSERT_EQ(captures.findings().size(), 1u);
-  EXPECT_EQ(captures.findings()[0].kind, "firmware_mixed");
+  EXPECT_EQ(captures.findings()[0].kind, FindingKind::FirmwareMixed);
   EXPECT_EQ(captures.findings()[0].details["capture"], "before");
   const nlohmann::json j = nlohmann::json::parse(read_file(run.path() + "/health-before.json"));
   EXPECT_EQ(j["findings"].size(), 1u);
@@ -125,7 +125,7 @@ TEST_F(HealthCapture, OneModuleHotAfterTheBurnIsTheOnlyNewFinding) {
   EXPECT_EQ(captures.judge(after.path(), "after"), "1 finding(s) from " + after.path());
   ASSERT_EQ(captures.after_burn().size(), 1u);
   const Finding& hot = captures.after_burn()[0];
-  EXPECT_EQ(hot.kind, "module_hot");
+  EXPECT_EQ(hot.kind, FindingKind::ModuleHot);
   EXPECT_EQ(hot.severity, Severity::Error);
   EXPECT_EQ(hot.details["capture"], "after");
   EXPECT_NE(hot.message.find("module FS OSFP-SR8-800G SN G2430283435 at 83 C"), std::string::npos) << hot.message;

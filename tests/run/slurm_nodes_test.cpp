@@ -125,9 +125,9 @@ TEST(SlurmActions, TheReasonIsOneShortLine) {
 
 TEST(HostCheckSlurm, DrainsOnErrorsOnlyWithTheWorstOneAsReason) {
   host::HostReport r;
-  r.findings = {{"acs", Severity::Warning, "ACS on", {}, {}},
-                {"hca_count", Severity::Error, "0 HCAs found, expected 1", {}, {}},
-                {"pcie_width", Severity::Error, "mlx5_0 at x8", {}, {}}};
+  r.findings = {{FindingKind::AcsUnreadable, Severity::Warning, "ACS not readable", {}, {}},
+                {FindingKind::HcaCount, Severity::Error, "0 HCAs found, expected 1", {}, {}},
+                {FindingKind::PcieDegraded, Severity::Error, "mlx5_0 at x8", {}, {}}};
   const auto d = host_check_drain(r, "gpu017");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->host, "gpu017");
