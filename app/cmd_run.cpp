@@ -35,6 +35,9 @@ Registrar reg([](CLI::App& root) {
   cmd->add_flag("--slurm-resume", r->slurm.resume,
                 "return to service the job's hosts that passed, where the node's drain reason is ibburn's");
   cmd->add_option("--slurm-node-map", r->slurm.node_map, "HOST NODENAME lines: Slurm's node for a host");
+  cmd->add_option("--allocation", r->allocation,
+                  "sim: the job's hosts, slurm ($SLURM_JOB_NODELIST), @FILE or h1,h2; the others are not judged "
+                  "(an MPI job's hosts are its ranks')");
   auto max_drain = std::make_shared<std::string>("5%");
   cmd->add_option("--max-drain", *max_drain,
                   "the most hosts one run drains, a count N or a share N% of the job's hosts (past it: nobody, and a "

@@ -149,6 +149,8 @@ json to_json(const BurnSummary& s) {
                              {"new", c->new_findings},
                              {"recovered", c->recovered},
                              {"still_failing", c->still_failing}};
+    if (const auto& a = s.job->allocation)
+      j["job"]["allocation"] = {{"source", a->source}, {"hosts", a->hosts}, {"outside", a->outside}};
   }
   return j;
 }
@@ -224,6 +226,11 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
       r.changes =
           JobChanges{c.get<long long>("previous_run"), c.get<std::vector<std::string>>("new"),
                      c.get<std::vector<std::string>>("recovered"), c.get<std::vector<std::string>>("still_failing")};
+    }
+    if (job.json().contains("allocation")) {
+      const JsonFields a = job.object("allocation");
+      r.allocation = JobAllocation{a.get<std::string>("source"), a.get<std::vector<std::string>>("hosts"),
+                                   a.get<std::vector<std::string>>("outside")};
     }
     s.job = std::move(r);
   }

@@ -84,11 +84,19 @@ struct JobChanges {
   std::vector<std::string> new_findings, recovered, still_failing;
 };
 
+// A job that held only some of the fabric's hosts (run/job_scope.h): what it judged.
+struct JobAllocation {
+  std::string source;                // "slurm" ($SLURM_JOB_NODELIST), "list" (--allocation), "ranks"
+  std::vector<std::string> hosts;    // the hosts in the job, sorted
+  std::vector<std::string> outside;  // the fabric's other hosts, sorted: nothing is said of them
+};
+
 // `ibburn run`'s part: the job beyond the burn. Absent for a bare `ibburn burn`.
 struct JobRecord {
   std::string outcome;  // to_string(RunState): "running", "complete", "interrupted", "stopped"
   std::vector<JobStep> steps;
   std::optional<JobChanges> changes;
+  std::optional<JobAllocation> allocation;  // absent when the job held every host
 };
 
 struct BurnSummary {

@@ -175,6 +175,8 @@ constexpr FindingKindInfo kCatalogue[] = {
      "a cable the plan loads that the switches' data counters say carried too little"},
     {K::UnusedByRoutes, "unused_by_routes", S::Info, false, C::None, S::Warning, false, M::Unloaded,
      "cables no route of the plan crosses"},
+    {K::Untested, "untested", S::Info, false, C::None, S::Warning, false, M::Unloaded,
+     "cables and switches a partial allocation left unloaded: their hosts were not in the job (one finding)"},
     {K::LinkDown, "link_down", S::Error, true, C::Replace, S::Warning, false, M::Flapping,
      "a link that was up before stage 1 went down during the burn"},
     {K::SwitchDropped, "switch_dropped", S::Error, true, C::None, S::Warning, false, M::Flapping,

@@ -102,6 +102,7 @@ enum class FindingKind {
   ErrorsUnderLoad,
   NotExercised,
   UnusedByRoutes,
+  Untested,
   LinkDown,
   SwitchDropped,
   SmLost,

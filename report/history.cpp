@@ -54,6 +54,26 @@ void finding_obs(std::vector<Observation>& out, const std::string& source, const
     out.push_back({"cable", cable_name(f.ports[0], f.ports[1]), source, to_string(f.kind), o.severity, f.message});
 }
 
+// A job that held only some hosts (summary.json's job.allocation) did not see the rest: the
+// counters' sweep still read their ports, but "seen and fine" would make them golden. What
+// the job named as untested is not seen either.
+void drop_unseen(std::vector<Observation>& out, const RunData& run) {
+  if (!run.burn || !run.burn->job || !run.burn->job->allocation) return;
+  const auto& outside = run.burn->job->allocation->outside;
+  const std::set<std::string> hosts(outside.begin(), outside.end());
+  std::set<std::string> untested;
+  for (const auto& f : run.burn->findings.value_or(std::vector<Finding>{}))
+    if (f.kind == FindingKind::Untested)
+      for (const char* key : {"cables", "switches"})
+        for (const auto& name : f.details.value(key, nlohmann::json::array())) untested.insert(name.get<std::string>());
+  std::erase_if(out, [&](const Observation& o) {
+    if (!o.kind.empty()) return false;
+    if (o.subject_kind == "host") return hosts.contains(o.subject);
+    if (o.subject_kind == "hca") return hosts.contains(host_of(o.subject));
+    return untested.contains(o.subject);
+  });
+}
+
 void check(int rc, sqlite3* db, const std::string& path) {
   if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
     throw EnvironmentError(path + ": sqlite: " + sqlite3_errmsg(db));
@@ -142,6 +162,7 @@ std::vector<Observation> observations(const RunData& run) {
     for (const auto& f : h.findings)
       out.push_back({"host", h.host, "host", to_string(f.kind), to_string(f.severity), f.message});
   }
+  drop_unseen(out, run);
   return out;
 }
 

@@ -31,7 +31,8 @@ PortRef port_from_text(const std::string& name);
 
 // Pure: what a run says about each subject. Finding ports name nodes; a node named
 // "<host> mlx..." is an HCA of <host> (and counts against the host), any other node a switch;
-// a finding naming two ports is also about the cable between them.
+// a finding naming two ports is also about the cable between them. A job that held only some
+// hosts saw nothing of the others, nor of the cables and switches it names `untested`.
 std::vector<Observation> observations(const RunData& run);
 
 struct SubjectScore {

@@ -35,7 +35,8 @@ std::set<std::string> failing(const NightRun& r) {
 }
 }  // namespace
 
-Nights nights_side_by_side(std::vector<NightRun> runs, size_t max_cables) {
+Nights nights_side_by_side(std::vector<NightRun> runs, size_t max_cables,
+                           const std::vector<std::string>& untested_latest) {
   Nights n;
   const size_t nights = runs.size();
   struct Seen {
@@ -65,13 +66,23 @@ Nights nights_side_by_side(std::vector<NightRun> runs, size_t max_cables) {
         static_cast<size_t>(std::count_if(subjects.begin(), subjects.end(), [](const auto& s) { return !s.second; })));
     failing_at.push_back(failing(runs[i]));
   }
+  for (const auto& name : untested_latest) cables.try_emplace(name);
   for (auto& [name, c] : cables) {
-    if (std::all_of(c.findings.begin(), c.findings.end(), [](int f) { return f <= 0; })) continue;
     CableNights row{name, c.findings};
-    for (size_t i = 0; i < nights; ++i)
+    for (size_t i = 0; i < nights && i < c.seen.size(); ++i)
       if (c.seen[i] && !c.unloaded[i]) row.last_full_load = static_cast<int>(i);
+    ++n.coverage.cables;
+    if (nights > 0 && row.last_full_load == static_cast<int>(nights) - 1)
+      ++n.coverage.loaded_latest;
+    else
+      n.coverage.stale.push_back({name, {}, row.last_full_load}), n.coverage.loaded_earlier += row.last_full_load >= 0;
+    if (std::all_of(c.findings.begin(), c.findings.end(), [](int f) { return f <= 0; })) continue;
     n.cables.push_back(std::move(row));
   }
+  std::stable_sort(n.coverage.stale.begin(), n.coverage.stale.end(),
+                   [](const CableNights& a, const CableNights& b) { return a.last_full_load < b.last_full_load; });
+  if (n.coverage.stale.size() > max_cables)
+    n.coverage.stale_left_out = n.coverage.stale.size() - max_cables, n.coverage.stale.resize(max_cables);
   auto bad_nights = [](const CableNights& c) {
     return std::count_if(c.findings.begin(), c.findings.end(), [](int f) { return f > 0; });
   };

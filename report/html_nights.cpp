@@ -24,6 +24,27 @@ std::string change_list(const char* title, const std::vector<std::string>& items
   for (const auto& x : items) out += "<li>" + html_escape(x) + "</li>";
   return out + "</ul>";
 }
+std::string last_load(const Nights& n, const CableNights& c) {
+  return c.last_full_load < 0 ? std::string("not in these nights")
+                              : fmt::format("run {}", n.runs[static_cast<size_t>(c.last_full_load)].id);
+}
+
+// When each cable last carried a full load: what nights of partial allocations add up to.
+std::string coverage_table(const Nights& n) {
+  const Coverage& c = n.coverage;
+  std::string out = fmt::format(
+      "<h3 id=\"coverage\">Coverage: {} of {} cables carried a full load in the latest night, {} more in an "
+      "earlier one, {} in none of these nights</h3>",
+      c.loaded_latest, c.cables, c.loaded_earlier, c.cables - c.loaded_latest - c.loaded_earlier);
+  if (c.stale.empty()) return out;
+  out += fmt::format(
+      "<table class=\"nights\" id=\"night-coverage\"><tr><th>cable (not loaded in the latest night{})</th>"
+      "<th>last full load</th></tr>",
+      c.stale_left_out ? fmt::format(", {} more not shown", c.stale_left_out) : "");
+  for (const auto& s : c.stale)
+    out += "<tr><td class=\"name\">" + html_escape(s.cable) + "</td><td>" + last_load(n, s) + "</td></tr>";
+  return out + "</table>";
+}
 }  // namespace
 
 std::string nights_section(const Nights& n) {
@@ -35,7 +56,7 @@ std::string nights_section(const Nights& n) {
   for (size_t g : n.golden) out += fmt::format("<td class=\"num\">{}</td>", g);
   out += "</tr></table>";
   out += change_list("New in the latest night", n.new_findings) + change_list("Gone since the night before", n.gone) +
-         change_list("Recurring", n.recurring);
+         change_list("Recurring", n.recurring) + coverage_table(n);
   out += fmt::format("<h3>Cables with findings ({}{})</h3>", n.cables.size(),
                      n.cables_left_out ? fmt::format(", {} more not shown", n.cables_left_out) : "");
   if (n.cables.empty()) return out + "</section>";
@@ -45,10 +66,7 @@ std::string nights_section(const Nights& n) {
     for (int f : c.findings)
       out += f < 0 ? "<td class=\"unseen\">&mdash;</td>"
                    : fmt::format("<td class=\"num{}\">{}</td>", f > 0 ? " bad" : "", f);
-    out += "<td>" +
-           (c.last_full_load < 0 ? std::string("not in these nights")
-                                 : fmt::format("run {}", n.runs[static_cast<size_t>(c.last_full_load)].id)) +
-           "</td></tr>";
+    out += "<td>" + last_load(n, c) + "</td></tr>";
   }
   return out + "</table></section>";
 }

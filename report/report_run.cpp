@@ -19,6 +19,17 @@ namespace ibburn::report {
 
 namespace {
 constexpr int kNightsShown = 14;  // two weeks of nightly runs side by side
+
+// The cables this run's job left untested (a partial allocation): the nights' coverage lists
+// them even when no night saw them.
+std::vector<std::string> untested_cables(const RunData& run) {
+  std::vector<std::string> out;
+  if (run.burn)
+    for (const auto& f : run.burn->findings.value_or(std::vector<Finding>{}))
+      if (f.kind == FindingKind::Untested)
+        for (const auto& c : f.details.value("cables", nlohmann::json::array())) out.push_back(c.get<std::string>());
+  return out;
+}
 }  // namespace
 
 int run_report(const ReportRunOptions& o, std::ostream& err) {
@@ -33,7 +44,7 @@ int run_report(const ReportRunOptions& o, std::ostream& err) {
     if (o.with_fabric && !o.loaded) fabric = std::make_unique<topo::Fabric>(o.fabric.load());
     std::optional<Nights> nights;
     const std::string db = o.nights.empty() ? o.history : o.nights;
-    if (!db.empty()) nights = nights_side_by_side(History(db).last_runs(kNightsShown));
+    if (!db.empty()) nights = nights_side_by_side(History(db).last_runs(kNightsShown), 200, untested_cables(run));
     write_file_atomic(o.html, html_report(run, o.loaded ? o.loaded : fabric.get(), "ibburn report: " + o.dir,
                                           nights ? &*nights : nullptr));
   }

@@ -192,10 +192,11 @@ std::vector<Finding> coverage_findings(const plan::RouteModel& m, const std::vec
   return out;
 }
 
-std::vector<Finding> unused_directions(const plan::RouteModel& m, const std::vector<double>& expected_total) {
+std::vector<Finding> unused_directions(const plan::RouteModel& m, const std::vector<double>& expected_total,
+                                       const std::set<plan::EdgeId>& told) {
   nlohmann::json list = nlohmann::json::array();
   for (plan::EdgeId e = 0; e < m.cables->size(); ++e)
-    if (expected_total[e] <= 0) list.push_back(describe(m, e));
+    if (expected_total[e] <= 0 && !told.contains(e)) list.push_back(describe(m, e));
   if (list.empty()) return {};
   Finding f;
   f.kind = FindingKind::UnusedByRoutes;

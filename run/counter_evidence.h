@@ -5,6 +5,7 @@
 // the fabric routes differently from the model). Inputs are two counter snapshots around
 // the stage and the bytes the ranks measured, spread over the modelled routes.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,9 @@ std::vector<Finding> coverage_findings(const plan::RouteModel& model, const std:
                                        double min_load = 0.1);
 
 // The cable directions no stage expected any traffic on (no route between the ranks uses
-// them): one info finding listing them, none when every direction was used.
-std::vector<Finding> unused_directions(const plan::RouteModel& model, const std::vector<double>& expected_total);
+// them), but those in `told` (a partial job's untested cables, run/job_scope.h): one info
+// finding listing them, none when every direction was used.
+std::vector<Finding> unused_directions(const plan::RouteModel& model, const std::vector<double>& expected_total,
+                                       const std::set<plan::EdgeId>& told = {});
 
 }  // namespace ibburn::run

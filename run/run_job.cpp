@@ -31,6 +31,8 @@
 #include "run/drain_guard.h"
 #include "run/counter_localization.h"
 #include "run/health_evidence.h"
+#include "run/job_allocation.h"
+#include "run/job_scope.h"
 #include "run/modelled_counters.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
@@ -106,6 +108,7 @@ class Job : public burn::Explainer {
       step("counters", t0, "skipped: the fabric came from files (counters need --fabric live)");
     }
     endpoints_ = plan::load_endpoints(o_.routes.endpoints, model_->fabric);
+    if (!o_.allocation.empty()) allocate();
     given_guids_ = plan::given_port_guids(endpoints_, model_->fabric);
     localizer_ = std::make_unique<plan::RouteExplainer>(model_, o_.routes.probes, given_guids_);
   }
@@ -118,6 +121,7 @@ class Job : public burn::Explainer {
     run.live_fabric = o_.routes.routes.fabric.is_live();
     run.endpoints = endpoints_.ports;
     ports_by_rank_.assign(run.endpoints.begin(), run.endpoints.end());
+    set_scope(o_.allocation.empty() ? "ranks" : allocation_source_);
     run.plan = plan_over(run.endpoints);
     for (const auto& d : o_.routes.degrade) plan::parse_degrade(d, model_->fabric, *model_->cables, run.degrade);
     const auto capacity = plan::degraded_capacities(*model_->cables, run.degrade);
@@ -159,6 +163,7 @@ class Job : public burn::Explainer {
       guid_by_rank.push_back(r < given_guids_.size() && given_guids_[r] ? given_guids_[r] : eps[r].port_guid);
     std::vector<int> missing;
     ports_by_rank_ = rank_ports(model_->fabric, guid_by_rank, &missing);
+    set_scope("ranks");
     if (!o_.burn.plan_file.empty()) {
       step("plan", t0, "from " + o_.burn.plan_file);
       return burn::load_plan(o_.burn.plan_file, static_cast<int>(eps.size()));
@@ -239,15 +244,20 @@ class Job : public burn::Explainer {
     if (by_counters_)
       for (auto& f : by_counters_->findings()) all.push_back(std::move(f));
     for (auto& f : counter_evidence()) all.push_back(std::move(f));
-    if (s.doc.complete && !expected_total_.empty())
-      for (auto& f : unused_directions(*model_, expected_total_)) all.push_back(std::move(f));
+    if (s.doc.complete && !expected_total_.empty()) {
+      const auto untested = scope_ ? scope_->untested_edges(*model_, expected_total_) : std::set<plan::EdgeId>{};
+      for (auto& f : unused_directions(*model_, expected_total_, untested)) all.push_back(std::move(f));
+      if (auto f = scope_ ? scope_->untested(*model_, expected_total_) : std::nullopt) all.push_back(std::move(*f));
+    }
     all.insert(all.end(), s.findings.begin(), s.findings.end());
+    if (scope_) all = scope_->within(std::move(all));
     all = group_systemic_causes(std::move(all), scopes_);
     sort_worst_first(all);
     s.doc.findings = all;
     burn::JobRecord job;
     job.outcome = s.doc.interrupted ? "interrupted" : s.doc.complete ? "complete" : "running";
     job.steps = steps_;
+    if (scope_) job.allocation = scope_->record();
     s.doc.job = job;
     write_lists(s.doc);
     s.findings = *s.doc.findings;
@@ -348,6 +358,58 @@ class Job : public burn::Explainer {
     }
   }
 
+  // --allocation (sim): only the HCA ports of the job's hosts are ranks.
+  void allocate() {
+    std::set<std::string> fabric_hosts;
+    std::vector<std::string> host_list;
+    for (const auto& [hca, host] : host_of_hca_)
+      if (fabric_hosts.insert(host).second) host_list.push_back(host);
+    const AllocationRequest request = parse_allocation(
+        o_.allocation, o_.allocation.starts_with("@") ? read_file(o_.allocation.substr(1)) : std::string());
+    Allocation a;
+    if (request.from_slurm) {
+      const SlurmJob job = read_slurm_job();
+      const auto node_map = o_.slurm.node_map.empty()
+                                ? std::map<std::string, std::string>{}
+                                : parse_slurm_node_map(read_file(o_.slurm.node_map), o_.slurm.node_map);
+      a = allocation_from_slurm(job.allocated, host_list, job.nodes, node_map);
+      for (const auto& n : a.nodes_without_host)
+        say("allocation: Slurm node " + n + " has no host in the fabric (no HCA's node description names it)");
+      allocation_source_ = "slurm";
+    } else {
+      a = allocation_from_list(request.hosts, fabric_hosts,
+                               o_.allocation.starts_with("@") ? o_.allocation.substr(1) : "--allocation");
+      allocation_source_ = "list";
+    }
+    std::erase_if(endpoints_.ports, [&](const topo::PortEnd& p) {
+      const auto it = host_of_hca_.find(model_->fabric.node(p.node).name);
+      return it == host_of_hca_.end() || !a.hosts.contains(it->second);
+    });
+    if (endpoints_.ports.empty())
+      throw InputError(
+          "--allocation", 0,
+          fmt::format("none of the {} allocated host(s) has an HCA port among the endpoints", a.hosts.size()));
+  }
+
+  // The job's hosts are known (the sim's endpoints, the MPI ranks'): findings about the other
+  // hosts are dropped from here on, topo.json's among them.
+  void set_scope(const std::string& source) {
+    scope_.emplace(model_->fabric, host_of_hca_, hosts_of_ports(model_->fabric, endpoints_of_ranks(), host_of_hca_),
+                   source);
+    if (!scope_->partial()) return;
+    say(fmt::format("allocation ({}): {} of the fabric's {} hosts; the others' cables are not judged", source,
+                    scope_->hosts().size(), scope_->record()->hosts.size() + scope_->record()->outside.size()));
+    topo_findings_ = scope_->within(std::move(topo_findings_));
+    if (wiring_) write_file_atomic(dir_ + "/topo.json", findings_to_json(topo_findings_).dump(2) + "\n");
+  }
+
+  std::vector<topo::PortEnd> endpoints_of_ranks() const {
+    std::vector<topo::PortEnd> out;
+    for (const auto& p : ports_by_rank_)
+      if (p) out.push_back(*p);
+    return out;
+  }
+
   void health_step(const std::string& input, const std::string& when) {
     const auto t0 = Clock::now();
     step("health " + when, t0, health_.judge(input, when));
@@ -394,7 +456,7 @@ class Job : public burn::Explainer {
   std::vector<Finding> counter_evidence() const {
     std::vector<Finding> all = counter_findings_;
     if (topology_) all.insert(all.end(), topology_->findings().begin(), topology_->findings().end());
-    return all;
+    return scope_ ? scope_->within(std::move(all)) : all;
   }
 
   // counters.json, what the page and history read of a run directory: the latest snapshot
@@ -411,7 +473,7 @@ class Job : public burn::Explainer {
     doc.transport = burn::to_string(o_.burn.transport);
     doc.threshold = o_.burn.threshold;
     doc.expect_gbps = o_.burn.expect_gbps;
-    doc.job = burn::JobRecord{burn::to_string(state), steps_, std::nullopt};
+    doc.job = burn::JobRecord{burn::to_string(state), steps_, std::nullopt, std::nullopt};
     return doc;
   }
 
@@ -453,6 +515,8 @@ class Job : public burn::Explainer {
   std::unique_ptr<ModelledCounters> modelled_;        // a file fabric's counters, from the model
   std::unique_ptr<CounterLocalization> by_counters_;  // cables named by their ports' counters
   std::unique_ptr<plan::RouteExplainer> localizer_;
+  std::optional<JobScope> scope_;                            // the job's hosts, once the ranks are known
+  std::string allocation_source_;                            // --allocation: "slurm" or "list"
   plan::Endpoints endpoints_;                                // --endpoints, read once, or every HCA port
   std::vector<uint64_t> given_guids_;                        // --endpoints: rank -> port GUID
   std::vector<std::optional<topo::PortEnd>> ports_by_rank_;  // the HCA port each rank drives
@@ -481,6 +545,8 @@ int run_job(RunOptions o) {
     return job->finish(rc, t0);
   }
   if (!o.routes.degrade.empty()) throw InputError("--degrade", 0, "is for --transport sim");
+  if (!o.allocation.empty())
+    throw InputError("--allocation", 0, "is for --transport sim: an MPI job's hosts are its ranks'");
   // Made on rank 0 only, by the burn, once MPI is up.
   std::shared_ptr<Job> job;
   burn::BurnOptions b = o.burn;

@@ -26,7 +26,10 @@ struct RunOptions {
   double coverage = 0.8;          // share of the expected bytes a loaded cable must show; 0: off
   std::string history;            // SQLite history to record the run in and compare with
   SlurmOptions slurm;             // --slurm-drain, --slurm-resume, --slurm-node-map (docs/slurm.md)
-  DrainLimit max_drain;           // the most hosts one run drains (default 5% of the job's)
+  // The sim transport's hosts: "slurm" ($SLURM_JOB_NODELIST), "@FILE" or "h1,h2"; empty: every
+  // host of --endpoints (an MPI job's hosts are its ranks'). Partial jobs: run/job_scope.h.
+  std::string allocation;
+  DrainLimit max_drain;  // the most hosts one run drains (default 5% of the job's)
   // Sim transport over a simulated fabric: ibsim's console pipe, where the model's bytes are
   // written into the switches' data counters. Empty: $SIMFABRIC_DIR/console when it exists.
   std::string sim_console;

@@ -5,13 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/error.h"
 #include "common/file_io.h"
 
 extern char** environ;
@@ -59,6 +62,24 @@ std::string utc_now() {
 }
 
 }  // namespace
+
+SlurmJob read_slurm_job() {
+  const char* list = std::getenv("SLURM_JOB_NODELIST");
+  if (!list || !*list)
+    throw EnvironmentError("--allocation slurm: SLURM_JOB_NODELIST is not set (not inside a Slurm job)");
+  SlurmJob job;
+  std::string text;
+  if (const int rc = run_command({"scontrol", "show", "hostnames", list}, &text); rc != 0)
+    throw EnvironmentError(fmt::format("--allocation slurm: scontrol show hostnames {} failed (exit {})", list, rc));
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l);)
+    if (!l.empty()) job.allocated.push_back(l);
+  text.clear();
+  if (const int rc = run_command({"scontrol", "show", "node", "--oneliner"}, &text); rc != 0)
+    throw EnvironmentError(fmt::format("--allocation slurm: scontrol show node failed (exit {})", rc));
+  job.nodes = parse_scontrol_nodes(text);
+  return job;
+}
 
 int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
                         const std::vector<std::string>& passed, const std::string& log_path, std::ostream& err) {

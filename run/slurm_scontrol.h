@@ -17,4 +17,13 @@ namespace ibburn::run {
 int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
                         const std::vector<std::string>& passed, const std::string& log_path, std::ostream& err);
 
+// The job ibburn runs in: its nodes ($SLURM_JOB_NODELIST through `scontrol show hostnames`)
+// and every node Slurm knows (`scontrol show node --oneliner`), for --allocation slurm.
+// Throws EnvironmentError outside a Slurm job or when scontrol fails.
+struct SlurmJob {
+  std::vector<std::string> allocated;
+  std::vector<SlurmNode> nodes;
+};
+SlurmJob read_slurm_job();
+
 }  // namespace ibburn::run

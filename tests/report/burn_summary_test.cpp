@@ -91,7 +91,8 @@ TEST(ReportBurnSummary, TypedDocumentRoundTrips) {
   s.job = burn::JobRecord{
       "complete",
       {{"topo", 0.5, "ok"}, {"burn", 60.0, "findings"}},
-      burn::JobChanges{4, {"cable leaf1[6] - spine1[2]: errors_under_load"}, {}, {"host gpu009: refused"}}};
+      burn::JobChanges{4, {"cable leaf1[6] - spine1[2]: errors_under_load"}, {}, {"host gpu009: refused"}},
+      burn::JobAllocation{"slurm", {"gpu001", "gpu002"}, {"gpu003"}}};
   const nlohmann::json once = burn::to_json(s);
   EXPECT_EQ(burn::to_json(burn::summary_from_json(once, "summary.json")), once);
 }
@@ -148,7 +149,7 @@ TEST(ReportBurnSummary, StateSaysWhereTheRunStands) {
   s.interrupted = true;
   EXPECT_EQ(burn::to_json(s)["state"], "interrupted");
   s.interrupted = false;
-  s.job = burn::JobRecord{"stopped", {}, std::nullopt};
+  s.job = burn::JobRecord{"stopped", {}, std::nullopt, std::nullopt};
   EXPECT_EQ(burn::to_json(s)["state"], "stopped");
 
   nlohmann::json j = burn::to_json(written_by_the_burn().doc);

@@ -56,6 +56,25 @@ TEST(ReportHistory, ObservationsNameHostsHcasAndCables) {
   EXPECT_TRUE(has("cable", "gpu001 mlx5_0[1] - leaf1[1]", ""));
 }
 
+// A job that held gpu001 only (job.allocation): the counters' sweep read gpu002's port too,
+// but the run saw nothing of gpu002, nor of the cable it named untested.
+TEST(ReportHistory, APartialJobSeesNothingOutsideItsHosts) {
+  RunData run = run_with({}, false);
+  run.burn->endpoints.resize(1);
+  run.burn->job = burn::JobRecord{"complete", {}, std::nullopt, burn::JobAllocation{"slurm", {"gpu001"}, {"gpu002"}}};
+  Finding untested{FindingKind::Untested, Severity::Info, "1 cable(s) and 0 switch(es) untested", {}, {}};
+  untested.details = {{"cables", {"gpu002 mlx5_0[1] - leaf1[2]"}}, {"switches", nlohmann::json::array()}};
+  run.burn->findings = std::vector<Finding>{untested};
+  std::set<std::string> subjects;
+  for (const auto& o : observations(run)) subjects.insert(o.subject_kind + " " + o.subject);
+  EXPECT_TRUE(subjects.contains("host gpu001"));
+  EXPECT_TRUE(subjects.contains("cable gpu001 mlx5_0[1] - leaf1[1]"));
+  EXPECT_TRUE(subjects.contains("switch leaf1"));
+  EXPECT_FALSE(subjects.contains("host gpu002"));
+  EXPECT_FALSE(subjects.contains("hca gpu002 mlx5_0"));
+  EXPECT_FALSE(subjects.contains("cable gpu002 mlx5_0[1] - leaf1[2]"));
+}
+
 TEST(ReportHistory, BurnSuspectsAndPreflightAreObservations) {
   RunData run = run_with({}, false);
   run.burn->suspects = {{"leaf1[2] -> gpu002 mlx5_0[1]", "leaf1[2]", "gpu002 mlx5_0[1]", 1.0, 1, 0, {}},

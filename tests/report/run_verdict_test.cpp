@@ -19,7 +19,7 @@ RunData job_run(bool complete, bool interrupted) {
   run.burn->pass = false;
   run.burn->findings = std::vector<Finding>{{FindingKind::SlowFlow, Severity::Error, "stage 1 flow 0", {}, {}},
                                             {FindingKind::ErrorsUnderLoad, Severity::Error, "leaf1[2]", {}, {}}};
-  run.burn->job = burn::JobRecord{"running", {}, std::nullopt};
+  run.burn->job = burn::JobRecord{"running", {}, std::nullopt, std::nullopt};
   // What the job's list already holds, in the files the report also reads.
   run.topo = std::vector<Finding>{};
   run.counters = nlohmann::json{

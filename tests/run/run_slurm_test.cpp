@@ -292,6 +292,75 @@ TEST_F(RunSlurm, TheGuardHoldsUnknownHostsAreReportedAndResumeTouchesOnlyIbburns
   EXPECT_EQ(log(dir + "/run3"), (std::vector<std::string>{"resume host002 host002", "kept host004 host004"}));
 }
 
+// Nightly jobs that each hold half the hosts. Night 1 is an srun over host001 and host002 (an
+// MPI job's hosts are its ranks'); night 2 an sbatch job on host003 and host004 whose `ibburn
+// run --allocation slurm` reads $SLURM_JOB_NODELIST. Each judges only its own hosts: host003's
+// symbol errors during night 1 are not told and it is not drained, the cables a night left
+// unloaded are one finding, and the history's coverage adds up over the nights.
+TEST_F(RunSlurm, PartialAllocationsJudgeOnlyTheirHostsAndCoverageAddsUpOverNights) {
+  const std::string history = dir + "/history.sqlite";
+  const std::string night1 = dir + "/night1";
+  write("site/endpoints-2", fmt_rank(0, plan.hcas[0].guid + 1) + fmt_rank(1, plan.hcas[1].guid + 1));
+  std::vector<std::string> args = run_args(night1, "2s");
+  *(std::find(args.begin(), args.end(), "--endpoints") + 1) = dir + "/site/endpoints-2";
+  args.insert(args.end(), {"--history", history, "--slurm-drain"});
+  std::thread inject([&] {
+    if (!wait_for_file(night1 + "/counters-before.json", std::chrono::seconds(60))) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    for (const char* hca : {"host001 mlx5_0", "host003 mlx5_0"})
+      fabric->console("PerformanceSet \"" + sim_id(hca) + "\"[1] PortCounters.SymbolErrorCounter=300");
+  });
+  std::vector<std::string> srun2 = {"srun", "--mpi=pmix", "-N2", "-w", "host001,host002", "--ntasks-per-node=1"};
+  srun2.insert(srun2.end(), args.begin(), args.end());
+  auto r = fabric->run(srun2, std::chrono::seconds(120), env());
+  inject.join();
+  ASSERT_EQ(r.exit_code, 1) << r.err << slurm->logs();
+  auto s = nlohmann::json::parse(read(night1 + "/summary.json"));
+  EXPECT_EQ(s["job"]["allocation"]["source"], "ranks") << s["job"].dump(1);
+  EXPECT_EQ(s["job"]["allocation"]["hosts"], (nlohmann::json{"host001", "host002"}));
+  EXPECT_EQ(s["job"]["allocation"]["outside"], (nlohmann::json{"host003", "host004"}));
+  int untested = 0;
+  for (const auto& f : s["findings"])
+    if (f["kind"] == "untested")
+      ++untested;  // which lists host003's cable as untested
+    else
+      EXPECT_EQ(f.dump().find("host003"), std::string::npos) << f.dump(1);
+  EXPECT_EQ(untested, 1) << s["findings"].dump(1);
+  EXPECT_EQ(read(night1 + "/drain.txt").rfind("host001\terrors_under_load: ", 0), 0u) << read(night1 + "/drain.txt");
+  EXPECT_EQ(slurm->drained().size(), 1u) << slurm->shell("sinfo -R");
+  slurm->shell("scontrol update NodeName=host001 State=RESUME");
+
+  // Night 2: the batch step runs on host003 and reads its allocation from Slurm.
+  const std::string night2 = dir + "/night2";
+  const std::string cmd = kIbburn + " run --transport sim --allocation slurm --wiring " + site() +
+                          "/wiring.csv --node-name-map " + dir + "/site/node-name-map --sim-console " +
+                          fabric->console_path() + " --duration 2s --probes 0 --history " + history + " --out " +
+                          night2;
+  r = fabric->run(
+      {"sbatch", "--wait", "-N2", "-w", "host003,host004", "--output=" + dir + "/night2.log", "--wrap", cmd},
+      std::chrono::seconds(180), env());
+  const std::string log = read(dir + "/night2.log");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << log << slurm->logs();
+  s = nlohmann::json::parse(read(night2 + "/summary.json"));
+  EXPECT_EQ(s["verdict"], "pass") << s["findings"].dump(1) << log;
+  EXPECT_EQ(s["job"]["allocation"]["source"], "slurm") << s["job"].dump(1);
+  EXPECT_EQ(s["job"]["allocation"]["hosts"], (nlohmann::json{"host003", "host004"}));
+  ASSERT_EQ(s["endpoints"].size(), 2u) << s["endpoints"].dump(1);
+  for (const auto& e : s["endpoints"])
+    EXPECT_TRUE(e.dump().find("host003") != std::string::npos || e.dump().find("host004") != std::string::npos)
+        << e.dump();
+  // The coverage over both nights: each half's host cables carried a full load on its night;
+  // the leaf-spine cables on none (each night's hosts shared a leaf).
+  const std::string page = read(night2 + "/report.html");
+  EXPECT_NE(page.find("Coverage: 2 of 8 cables carried a full load in the latest night, 2 more in an earlier one, 4 "
+                      "in none of these nights"),
+            std::string::npos)
+      << page.substr(page.find("id=\"nights\""), 3000);
+  const auto row = page.find(">host001 mlx5_0[1] - ");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_NE(page.substr(row, 200).find("<td>run 1</td>"), std::string::npos) << page.substr(row, 200);
+}
+
 // `ibburn host check --slurm` as slurmd runs a HealthCheckProgram or prolog (SLURMD_NODENAME
 // set): a failing check drains the node with its reason, a passing one exits 0 and drains
 // nobody, in seconds.
