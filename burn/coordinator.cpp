@@ -13,9 +13,9 @@
 #include "burn/control_channel.h"
 #include "burn/progress.h"
 #include "burn/results.h"
+#include "burn/session.h"
 #include "burn/verdict.h"
 #include "common/exit_codes.h"
-#include "common/file_io.h"
 #include "common/interrupt.h"
 
 namespace ibburn::burn {
@@ -25,40 +25,35 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 constexpr auto kSummaryRefresh = 10s;
 
-class Coordinator {
+// Rank 0's stage runner over the control channel: the session (burn/session.h) records what
+// each stage returns, the ranks lost on the way and the hosts refused before stage 1.
+class Coordinator : public StageRunner {
  public:
   Coordinator(CoordinatorInput in, const BurnOptions& o)
       : n_(in.ranks),
-        plan_(std::move(in.plan)),
         listener_(std::move(in.listener)),
         token_(in.token),
-        explainer_(std::move(in.explainer)),
         o_(o),
+        session_(o, *this, std::move(in.observers)),
+        plan_(std::move(in.plan)),
         ch_(n_),
-        eps_(n_) {
-    make_dirs(o_.out_dir);
-    results_path_ = o_.out_dir + "/results.jsonl";
-    summary_path_ = o_.out_dir + "/summary.json";
-  }
+        eps_(n_) {}
 
   int run() {
     accept_hellos();
-    if (explainer_) {
-      try {
-        if (auto p = explainer_->plan_for(eps_)) plan_ = std::move(*p);
-      } catch (...) {  // bad input (plan, endpoints): release the ranks before saying so
-        release_all();
-        throw;
-      }
+    try {
+      if (auto p = session_.observers_plan(eps_)) plan_ = std::move(*p);
+    } catch (...) {  // bad input (plan, endpoints): release the ranks before saying so
+      release_all();
+      throw;
     }
-    write_file_atomic(results_path_, run_header(o_, plan_, eps_).dump() + "\n");
+    session_.open(std::move(plan_), eps_);
     for (const auto& [rank, reason] : lost_) note_loss_event(rank, reason, 0);
-    if (!loss_events_.empty()) append_line_durable(results_path_, std::exchange(loss_events_, {}));
-    write_summary(false);
+    session_.record_events(std::exchange(loss_events_, {}));
     if (static_cast<int>(lost_.size()) == n_) {
       release_all();
       if (!refused_.empty()) {  // the hosts are the finding
-        Summary s = write_summary(true);
+        Summary s = session_.write_summary(true);
         print_summary(std::cerr, "burn", s.findings);
         std::cerr << "burn: every rank is on a refused host; nothing ran\n";
         return kExitFindings;
@@ -67,21 +62,21 @@ class Coordinator {
       std::cerr << "ibburn: no rank could start; first reason: " << lost_.begin()->second << "\n";
       return kExitEnvironment;
     }
-
-    const std::size_t planned = plan_.stages.size();
-    run_stages(plan_, explainer_.get(), eps_, [&](std::size_t i) {
-      if (i >= planned)  // a follow-up (localisation probe) the explainer asked for
-        std::cerr << fmt::format("burn: follow-up stage \"{}\" ({} flows)\n", plan_.stages[i].name,
-                                 plan_.stages[i].flows.size());
-      return run_and_record(i);
-    });
-    const bool was_interrupted = interrupted();
-    Summary s = write_summary(!was_interrupted);
+    const Summary s = session_.run();
     release_all();
-    print_summary(std::cerr, "burn", s.findings);
-    std::cerr << fmt::format("burn: {} stage(s) run, results in {}\n", stages_.size(), o_.out_dir);
-    if (was_interrupted) return kExitInterrupted;
-    return s.doc.pass ? kExitOk : kExitFindings;
+    return session_.conclude(s, fmt::format("{} stage(s) run", session_.stages().size()));
+  }
+
+  // The ranks lost so far and, mid-stage, the stage in progress from its samples.
+  void add_to(SummaryInput& in) const override {
+    if (current_) in.stages.push_back(merge_stage(stage_index_, *current_, live_reports(), lost_, true, refused_));
+    in.lost = lost_;
+  }
+  void add_to(Summary& s) const override { add_host_checks(s); }
+
+  void follow_up_starting(int, const Stage& stage) override {
+    // a follow-up (localisation probe) an observer asked for
+    std::cerr << fmt::format("burn: follow-up stage \"{}\" ({} flows)\n", stage.name, stage.flows.size());
   }
 
  private:
@@ -90,16 +85,6 @@ class Coordinator {
     if (e.host.empty()) return fmt::format("rank {}", rank);
     if (e.endpoint.empty()) return fmt::format("rank {} ({})", rank, e.host);
     return fmt::format("rank {} ({} {})", rank, e.host, e.endpoint);
-  }
-
-  Summary run_and_record(std::size_t i) {
-    if (explainer_) explainer_->stage_starting(static_cast<int>(i) + 1, plan_.stages[i]);
-    StageResult r = run_stage(static_cast<int>(i));
-    if (explainer_) explainer_->stage_finished(r);
-    stages_.push_back(r);
-    current_ = nullptr;
-    append_line_durable(results_path_, to_json(r).dump());
-    return write_summary(false);
   }
 
   // Ranks connect directly or through their host's relay, whose link carries a route per
@@ -272,34 +257,16 @@ class Coordinator {
   // The pass's losses: their events in one durable append, a line each on stderr (the first
   // few when there are many: results.jsonl has every one), then the summary.
   void record_losses() {
-    if (!loss_events_.empty()) append_line_durable(results_path_, std::exchange(loss_events_, {}));
+    session_.record_events(std::exchange(loss_events_, {}));
     if (lost_in_pass_.empty()) return;
     constexpr std::size_t kPrinted = 8;
     for (std::size_t i = 0; i < lost_in_pass_.size() && i < kPrinted; ++i)
       std::cerr << "burn: lost " << lost_[lost_in_pass_[i]] << "\n";
     if (lost_in_pass_.size() > kPrinted)
       std::cerr << fmt::format("burn: ... and {} more ranks lost (each in {})\n", lost_in_pass_.size() - kPrinted,
-                               results_path_);
+                               session_.results_path());
     lost_in_pass_.clear();
-    write_summary(false);
-  }
-
-  Summary write_summary(bool complete) {
-    SummaryInput in;
-    in.transport = to_string(o_.transport);
-    in.stages_planned = static_cast<int>(plan_.stages.size());
-    in.complete = complete;
-    in.interrupted = interrupted();
-    in.stages = stages_;
-    if (current_) in.stages.push_back(merge_stage(stage_index_, *current_, live_reports(), lost_, true, refused_));
-    in.endpoints = eps_;
-    in.lost = lost_;
-    in.options = {o_.threshold, o_.expect_gbps};
-    Summary s = make_summary(in);
-    add_host_checks(s);
-    if (explainer_) explainer_->explain(s, eps_);
-    burn::write_summary(summary_path_, s.doc);
-    return s;
+    session_.write_summary(false);
   }
 
   std::vector<RankReport> live_reports() const {
@@ -356,7 +323,7 @@ class Coordinator {
       if (interrupted() && !stop_sent) {
         stop_sent = true;
         partial_ = true;
-        write_summary(false);  // first, from the samples: MPI may kill this process soon
+        session_.write_summary(false);  // first, from the samples: MPI may kill this process soon
         send_to(
             still_waiting(), [&](int) -> Message { return Stop{stage_index_}; }, false, 200ms);
         deadline = std::min(deadline, Clock::now() + 1s);
@@ -400,9 +367,10 @@ class Coordinator {
     return got;
   }
 
-  StageResult run_stage(int si) {
-    const Stage& st = plan_.stages[si];
-    stage_index_ = si + 1;
+  // The stage's flows set up, connected, run and reported: Setup, Connect, Start to every
+  // rank involved, their answers collected within the deadlines.
+  StageResult run_stage(int index, const Stage& st) override {
+    stage_index_ = index;
     current_ = &st;
     live_.clear();
     synthetic_.clear();
@@ -457,7 +425,7 @@ class Coordinator {
       // death loses at most kSummaryRefresh of it.
       if (Clock::now() >= next_summary) {
         next_summary += kSummaryRefresh;
-        write_summary(false);
+        session_.write_summary(false);
       }
       if (o_.quiet || Clock::now() < next_print) return;
       next_print += 1s;
@@ -465,7 +433,7 @@ class Coordinator {
       for (const auto& [rank, sides] : live_)
         for (const auto& [key, s] : sides)
           if (s.rx && !s.samples_gbps.empty()) rates.push_back({s.from, s.to, s.samples_gbps.back()});
-      std::cerr << progress_line(stage_index_, static_cast<int>(plan_.stages.size()), st.name,
+      std::cerr << progress_line(stage_index_, static_cast<int>(session_.plan().stages.size()), st.name,
                                  std::chrono::duration<double>(Clock::now() - t0).count(),
                                  std::chrono::duration<double>(o_.duration).count(), rates, eps_)
                 << "\n";
@@ -477,6 +445,7 @@ class Coordinator {
     // Ranks lost during this stage keep the samples they sent before they went.
     for (const auto& r : live_reports())
       if (lost_.count(r.rank) && !reports.count(r.rank)) rr.push_back(r);
+    current_ = nullptr;  // what it measured is the session's from here
     return merge_stage(stage_index_, st, rr, lost_, partial_ || interrupted(), refused_);
   }
 
@@ -498,18 +467,16 @@ class Coordinator {
   }
 
   int n_;
-  Plan plan_;
   Fd listener_;
   std::string token_;
-  std::shared_ptr<Explainer> explainer_;
   const BurnOptions& o_;
+  Session session_;
+  Plan plan_;  // the options' plan, until the session opens with it (or with the observers')
   std::vector<std::unique_ptr<Channel>> ch_;
   std::vector<EndpointInfo> eps_;
   LostRanks lost_;
   std::set<int> refused_;                       // lost because their host failed its check
   std::map<int, HostCheckAnswer> host_checks_;  // by the rank that checked its host
-  std::vector<StageResult> stages_;
-  std::string results_path_, summary_path_;
   const Stage* current_ = nullptr;
   int stage_index_ = 0;
   bool partial_ = false;

@@ -134,25 +134,6 @@ void raise_open_files() {
   setrlimit(RLIMIT_NOFILE, &nofile);
 }
 
-// The host's first rank relays its ranks' control channels to rank 0 (burn/control_relay.h);
-// rank 0's own host needs none. Returns the relay's path for every rank of the host ("" =
-// connect to rank 0 directly) and, on the first rank, the relay.
-std::string start_relay(const BurnOptions& o, MPI_Comm local, int rank, int local_rank, int local_ranks,
-                        SteadyTime deadline, std::unique_ptr<Relay>& relay) {
-  if (!o.control_relay || local_ranks < 2) return "";
-  std::string path;
-  if (local_rank == 0 && rank != 0) {
-    try {
-      relay = std::make_unique<Relay>(relay_path(std::to_string(::getpid()), rank));
-      path = relay->path();
-    } catch (const std::exception& e) {
-      std::cerr << fmt::format("ibburn: rank {}: no control relay ({}); this host's ranks connect to rank 0\n", rank,
-                               e.what());
-    }
-  }
-  return broadcast(local, path, local_rank, deadline);
-}
-
 std::atomic<int> g_exit_code{0};
 
 // MPI_Finalize waits for every rank; a dead or stopped one would make it wait forever.
@@ -175,167 +156,261 @@ int idle_until_done(Channel& ch) {
   return interrupted() ? kExitInterrupted : kExitEnvironment;
 }
 
-}  // namespace
+// Who this process is among the job's ranks and among its host's.
+struct Place {
+  int rank = 0, size = 0;
+  int local_rank = 0, local_ranks = 1;
+  std::string host;
+};
 
-int run_burn(const BurnOptions& o) {
+// This rank's own start-up: its binding, and the first thing that went wrong locally, kept as
+// the reason rank 0's results give for its flows.
+struct LocalStart {
+  Binding binding;
+  std::string error;
+};
+
+// Rank 0's start-up: the coordinator's input and the boot facts every rank receives, or
+// why the run cannot start.
+struct Rank0Start {
+  CoordinatorInput input;
+  Boot boot;
+  std::string error;
+  int code = kExitInput;
+};
+
+// Phase 1: MPI up, and this rank's place in the job and on its host. `local` is the host's
+// communicator, for the phases before the control channel.
+Place start_mpi(MPI_Comm& local) {
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
     throw EnvironmentError("MPI_Init failed");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Place me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &me.size);
   install_interrupt_handlers();
   raise_open_files();
-  const auto startup_deadline = Clock::now() + o.timeout * 2;
-  const std::string host = hostname();
-  MPI_Comm local = host_comm(rank, host);
-  int local_rank = 0, local_ranks = 1;
-  MPI_Comm_rank(local, &local_rank);
-  MPI_Comm_size(local, &local_ranks);
-  // One rank per host checks it; the others take the GPU pairing from its answer.
-  std::optional<HostCheckAnswer> host_check;
-  if (o.host_check) {
-    json j;
-    if (local_rank == 0) to_json(j, check_this_host(o));
-    host_check = json::parse(broadcast(local, j.dump(), local_rank, startup_deadline)).get<HostCheckAnswer>();
-  }
-  std::unique_ptr<Relay> relay;
-  const std::string relay_at = start_relay(o, local, rank, local_rank, local_ranks, startup_deadline, relay);
-  MPI_Comm_free(&local);
+  me.host = hostname();
+  local = host_comm(me.rank, me.host);
+  MPI_Comm_rank(local, &me.local_rank);
+  MPI_Comm_size(local, &me.local_ranks);
+  return me;
+}
 
-  // Everything that can go wrong locally is kept as a reason for rank 0's results.
-  std::string local_error;
-  Binding binding;
+// Phase 2: one rank per host checks it; the others take the GPU pairing from its answer.
+std::optional<HostCheckAnswer> check_hosts(const BurnOptions& o, MPI_Comm local, const Place& me, SteadyTime deadline) {
+  if (!o.host_check) return std::nullopt;
+  json j;
+  if (me.local_rank == 0) to_json(j, check_this_host(o));
+  return json::parse(broadcast(local, j.dump(), me.local_rank, deadline)).get<HostCheckAnswer>();
+}
+
+// Phase 3: the host's first rank relays its ranks' control channels to rank 0
+// (burn/control_relay.h); rank 0's own host needs none. Returns the relay's path for every
+// rank of the host ("" = connect to rank 0 directly) and, on the first rank, the relay.
+std::string start_relay(const ControlOptions& o, MPI_Comm local, const Place& me, SteadyTime deadline,
+                        std::unique_ptr<Relay>& relay) {
+  if (!o.control_relay || me.local_ranks < 2) return "";
+  std::string path;
+  if (me.local_rank == 0 && me.rank != 0) {
+    try {
+      relay = std::make_unique<Relay>(relay_path(std::to_string(::getpid()), me.rank));
+      path = relay->path();
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("ibburn: rank {}: no control relay ({}); this host's ranks connect to rank 0\n", me.rank,
+                               e.what());
+    }
+  }
+  return broadcast(local, path, me.local_rank, deadline);
+}
+
+// Phase 4: this rank's endpoint, namespace and GPU from the rank map and the options.
+LocalStart bind_rank(const PlacementOptions& o, const Place& me) {
+  LocalStart local;
   try {
     std::vector<RankMapEntry> map;
     if (!o.map_file.empty()) map = parse_rank_map(read_file(o.map_file), o.map_file);
-    binding = select_binding(map, host, local_rank, o.bind, o.netns, o.gpus);
+    local.binding = select_binding(map, me.host, me.local_rank, o.bind, o.netns, o.gpus);
   } catch (const std::exception& e) {
-    local_error = e.what();
+    local.error = e.what();
   }
+  return local;
+}
 
-  // Rank 0: the plan, the explainer and the control channel; the outcome goes to every rank.
-  CoordinatorInput cin;
-  Boot boot;
-  std::string plan_error;
-  int plan_code = kExitInput;
-  auto enter_namespace = [&] {
-    try {
-      if (local_error.empty() && !binding.netns.empty()) enter_netns(binding.netns);
-    } catch (const std::exception& e) {
-      local_error = e.what();
-    }
-  };
-  if (rank != 0) enter_namespace();
-  if (rank == 0) {
-    try {
-      if (!local_error.empty()) throw Error(kExitInput, local_error);
-      cin.ranks = size;
-      if (!o.plan_from_explainer)
-        cin.plan = o.plan_file.empty() ? make_pattern(o.pattern, size, o.streams) : load_plan(o.plan_file, size);
-      // The fabric's side (management datagrams through the host's own port) opens its
-      // sockets in the host's namespace, before the data plane's.
-      if (o.explainer) cin.explainer = o.explainer();
-      enter_namespace();
-      if (!local_error.empty()) throw Error(kExitInput, local_error);
-      std::uint16_t port = 0;
-      cin.listener = listen_tcp("0.0.0.0", 0, 4096, &port);
-      std::random_device rd;
-      cin.token = fmt::format("{:08x}{:08x}", rd(), rd());
-      boot = {port, local_ipv4_addresses(), cin.token, std::nullopt, 0};
-    } catch (const Error& e) {
-      plan_error = e.what();
-      plan_code = e.code();
-    } catch (const std::exception& e) {
-      plan_error = e.what();
-      plan_code = kExitEnvironment;
-    }
-    if (!plan_error.empty()) boot = {0, {}, "", plan_error, plan_code};
+// Phase 5 (every rank but 0): into the binding's network namespace before any socket.
+void enter_namespace(LocalStart& local) {
+  try {
+    if (local.error.empty() && !local.binding.netns.empty()) enter_netns(local.binding.netns);
+  } catch (const std::exception& e) {
+    local.error = e.what();
   }
-  json boot_json;
-  to_json(boot_json, boot);
-  from_json(json::parse(broadcast(MPI_COMM_WORLD, boot_json.dump(), rank, startup_deadline)), boot);
+}
+
+// Phase 5 (rank 0): the plan, the observer and the control channel's listener and token.
+Rank0Start prepare_rank0(const BurnOptions& o, const Place& me, LocalStart& local) {
+  Rank0Start r0;
+  try {
+    if (!local.error.empty()) throw Error(kExitInput, local.error);
+    r0.input.ranks = me.size;
+    if (!o.plan_from_observer)
+      r0.input.plan =
+          o.plan_file.empty() ? make_pattern(o.pattern, me.size, o.streams) : load_plan(o.plan_file, me.size);
+    // The fabric's side (management datagrams through the host's own port) opens its
+    // sockets in the host's namespace, before the data plane's.
+    if (o.observer) r0.input.observers.push_back(o.observer());
+    enter_namespace(local);
+    if (!local.error.empty()) throw Error(kExitInput, local.error);
+    std::uint16_t port = 0;
+    r0.input.listener = listen_tcp("0.0.0.0", 0, 4096, &port);
+    std::random_device rd;
+    r0.input.token = fmt::format("{:08x}{:08x}", rd(), rd());
+    r0.boot = {port, local_ipv4_addresses(), r0.input.token, std::nullopt, 0};
+  } catch (const Error& e) {
+    r0.error = e.what();
+    r0.code = e.code();
+  } catch (const std::exception& e) {
+    r0.error = e.what();
+    r0.code = kExitEnvironment;
+  }
+  if (!r0.error.empty()) r0.boot = {0, {}, "", r0.error, r0.code};
+  return r0;
+}
+
+// Phase 6: rank 0's boot facts (where its control channel listens, or why the run cannot
+// start) to every rank.
+Boot share_boot(const Boot& mine, const Place& me, SteadyTime deadline) {
+  json j;
+  to_json(j, mine);
+  Boot boot;
+  from_json(json::parse(broadcast(MPI_COMM_WORLD, j.dump(), me.rank, deadline)), boot);
+  return boot;
+}
+
+// Phase 7: this rank's transport on its binding, or null with the reason in `local`.
+std::unique_ptr<Transport> open_transport(const BurnOptions& o, const Place& me,
+                                          const std::optional<HostCheckAnswer>& host_check, LocalStart& local) {
+  if (!local.error.empty()) return nullptr;
+  try {
+    TransportOptions to;
+    to.bind = local.binding.endpoint;
+    to.local_rank = me.local_rank;
+    to.local_ranks = me.local_ranks;
+    to.rank = me.rank;
+    if (host_check) to.hca_by_gpu = hca_by_gpu(*host_check);
+    to.gpu = local.binding.gpu;
+    to.message_size = o.message_size;
+    to.verify = o.verify;
+    to.extra = o.extra;
+    if (!o.host_memory && host_check) to.gpu_by_hca = gpu_by_hca(*host_check);
+    return make_transport(o.transport, to);
+  } catch (const std::exception& e) {
+    local.error = e.what();
+    return nullptr;
+  }
+}
+
+// Phase 8: what this rank tells rank 0 first: its endpoint (or why it has none) and, from a
+// host's first rank, the host's check.
+Hello hello_for(const Place& me, const Boot& boot, const std::optional<HostCheckAnswer>& host_check,
+                const Transport* transport, const LocalStart& local) {
+  Hello hello;
+  hello.rank = me.rank;
+  hello.token = boot.token;
+  if (me.local_rank == 0) hello.host_check = host_check;
+  if (transport) {
+    hello.endpoint = transport->local_endpoint();
+    if (hello.endpoint.host.empty()) hello.endpoint.host = me.host;
+    if (hello.endpoint.gpu < 0) hello.endpoint.gpu = local.binding.gpu;
+  } else {
+    hello.endpoint = EndpointInfo{me.host, local.binding.endpoint, "", 0, 0, "", 0, local.binding.gpu};
+    hello.error = local.error;
+  }
+  return hello;
+}
+
+// Phase 9, every rank's worker: connects to rank 0 (or the host's relay), says Hello, then
+// follows rank 0's instructions until released.
+int run_rank_worker(const ControlOptions& o, const Place& me, const Hello& hello, Transport* transport,
+                    const std::vector<std::string>& addresses, std::uint16_t port, const std::string& relay_at) {
+  try {
+    const auto deadline = Clock::now() + o.timeout;
+    Channel ch(relay_at.empty() ? connect_control(addresses, port, deadline) : connect_unix(relay_at, deadline));
+    ch.send(hello, Clock::now() + 5s);
+    return transport ? run_worker(me.rank, ch, *transport, o) : idle_until_done(ch);
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("ibburn: rank {} ({}): {}\n", me.rank, me.host, e.what());
+    return kExitEnvironment;
+  }
+}
+
+// Phase 9 on rank 0: the coordinator on this thread, rank 0's own worker beside it.
+int run_rank0(const BurnOptions& o, const Place& me, CoordinatorInput input, const Hello& hello, Transport* transport,
+              const Boot& boot, const std::string& relay_at) {
+  int worker_code = 0;
+  std::thread own([&] { worker_code = run_rank_worker(o, me, hello, transport, {"127.0.0.1"}, boot.port, relay_at); });
+  int code = 0;
+  try {
+    code = run_coordinator(std::move(input), o);
+  } catch (...) {
+    request_interrupt(SIGTERM);  // releases this rank's worker thread
+    own.join();
+    finalize_bounded(kExitEnvironment, 2s);
+    throw;
+  }
+  own.join();
+  return code;
+}
+
+// Phase 9 on the other ranks: the worker, and on a host's first rank the relay beside it.
+int run_other_rank(const ControlOptions& o, const Place& me, const Hello& hello, Transport* transport, const Boot& boot,
+                   const std::string& relay_at, Relay* relay) {
+  std::thread relaying;
+  if (relay)
+    relaying = std::thread([&] {
+      try {
+        relay->run(connect_control(boot.addresses, boot.port, Clock::now() + o.timeout));
+      } catch (const std::exception& e) {
+        std::cerr << fmt::format("ibburn: rank {} ({}): control relay: {}\n", me.rank, me.host, e.what());
+        relay->refuse();
+      }
+    });
+  const int code = run_rank_worker(o, me, hello, transport, boot.addresses, boot.port, relay_at);
+  if (relay) {
+    relay->finish(code == kExitInterrupted ? 1s : 5s);  // the host's other ranks may wait for Done
+    relaying.join();
+  }
+  return code;
+}
+
+}  // namespace
+
+int run_burn(const BurnOptions& o) {
+  MPI_Comm local_comm;
+  const Place me = start_mpi(local_comm);
+  const auto startup_deadline = Clock::now() + o.timeout * 2;
+  const std::optional<HostCheckAnswer> host_check = check_hosts(o, local_comm, me, startup_deadline);
+  std::unique_ptr<Relay> relay;
+  const std::string relay_at = start_relay(o, local_comm, me, startup_deadline, relay);
+  MPI_Comm_free(&local_comm);
+
+  LocalStart local = bind_rank(o, me);
+  Rank0Start rank0;
+  if (me.rank == 0)
+    rank0 = prepare_rank0(o, me, local);
+  else
+    enter_namespace(local);
+  const Boot boot = share_boot(rank0.boot, me, startup_deadline);
   if (boot.error) {
     finalize_bounded(boot.code, 10s);
-    if (rank == 0) throw Error(static_cast<ExitCode>(plan_code), plan_error);
+    if (me.rank == 0) throw Error(static_cast<ExitCode>(rank0.code), rank0.error);
     return boot.code;
   }
 
-  std::unique_ptr<Transport> transport;
-  if (local_error.empty()) {
-    try {
-      TransportOptions to;
-      to.bind = binding.endpoint;
-      to.local_rank = local_rank;
-      to.local_ranks = local_ranks;
-      to.rank = rank;
-      if (host_check) to.hca_by_gpu = hca_by_gpu(*host_check);
-      to.gpu = binding.gpu;
-      to.message_size = o.message_size;
-      to.verify = o.verify;
-      to.extra = o.extra;
-      if (!o.host_memory && host_check) to.gpu_by_hca = gpu_by_hca(*host_check);
-      transport = make_transport(o.transport, to);
-    } catch (const std::exception& e) {
-      local_error = e.what();
-    }
-  }
-  Hello hello;
-  hello.rank = rank;
-  hello.token = boot.token;
-  if (local_rank == 0) hello.host_check = host_check;
-  if (transport) {
-    hello.endpoint = transport->local_endpoint();
-    if (hello.endpoint.host.empty()) hello.endpoint.host = host;
-    if (hello.endpoint.gpu < 0) hello.endpoint.gpu = binding.gpu;
-  } else {
-    hello.endpoint = EndpointInfo{host, binding.endpoint, "", 0, 0, "", 0, binding.gpu};
-    hello.error = local_error;
-  }
-
-  auto worker = [&](std::vector<std::string> addresses) -> int {
-    try {
-      const auto deadline = Clock::now() + o.timeout;
-      Channel ch(relay_at.empty() ? connect_control(addresses, boot.port, deadline) : connect_unix(relay_at, deadline));
-      ch.send(hello, Clock::now() + 5s);
-      return transport ? run_worker(rank, ch, *transport, o) : idle_until_done(ch);
-    } catch (const std::exception& e) {
-      std::cerr << fmt::format("ibburn: rank {} ({}): {}\n", rank, host, e.what());
-      return kExitEnvironment;
-    }
-  };
-
-  int code = 0;
-  if (rank == 0) {
-    int worker_code = 0;
-    std::thread own([&] { worker_code = worker({"127.0.0.1"}); });
-    try {
-      code = run_coordinator(std::move(cin), o);
-    } catch (...) {
-      request_interrupt(SIGTERM);  // releases this rank's worker thread
-      own.join();
-      finalize_bounded(kExitEnvironment, 2s);
-      throw;
-    }
-    own.join();
-  } else {
-    std::thread relaying;
-    if (relay)
-      relaying = std::thread([&] {
-        try {
-          relay->run(connect_control(boot.addresses, boot.port, Clock::now() + o.timeout));
-        } catch (const std::exception& e) {
-          std::cerr << fmt::format("ibburn: rank {} ({}): control relay: {}\n", rank, host, e.what());
-          relay->refuse();
-        }
-      });
-    code = worker(boot.addresses);
-    if (relay) {
-      relay->finish(code == kExitInterrupted ? 1s : 5s);  // the host's other ranks may wait for Done
-      relaying.join();
-    }
-  }
+  const std::unique_ptr<Transport> transport = open_transport(o, me, host_check, local);
+  const Hello hello = hello_for(me, boot, host_check, transport.get(), local);
+  const int code = me.rank == 0 ? run_rank0(o, me, std::move(rank0.input), hello, transport.get(), boot, relay_at)
+                                : run_other_rank(o, me, hello, transport.get(), boot, relay_at, relay.get());
   finalize_bounded(code, code == kExitInterrupted ? 1s : 10s);
   return code;
 }

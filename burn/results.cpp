@@ -1,6 +1,6 @@
 #include "burn/results.h"
 
-#include "burn/engine.h"
+#include "burn/options.h"
 #include "burn/verbs/verbs_settings.h"
 #include "common/error.h"
 #include "common/guid.h"
@@ -225,7 +225,7 @@ nlohmann::json to_json(const SideReport& s) {
   return j;
 }
 
-nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {
+nlohmann::json run_header(const SessionOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints) {
   nlohmann::json h{{"type", "run"},
                    {"schema_version", kResultsSchemaVersion},
                    {"transport", to_string(o.transport)},

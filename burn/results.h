@@ -94,11 +94,11 @@ double gbps(std::uint64_t bytes, double seconds);
 // "rank 0 -> rank 1" while the ranks' endpoints are unknown.
 std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from, int to);
 
-struct BurnOptions;  // burn/engine.h
+struct SessionOptions;  // burn/options.h
 // results.jsonl's first line: the run's settings, plan and endpoints (index = rank), and the
 // file's schema_version (docs/burn.md, "results.jsonl").
 constexpr int kResultsSchemaVersion = 1;
-nlohmann::json run_header(const BurnOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints);
+nlohmann::json run_header(const SessionOptions& o, const Plan& plan, const std::vector<EndpointInfo>& endpoints);
 // The endpoints of a results.jsonl's run header (`text`: the file or its first line), read
 // strictly: InputError naming `origin`, line 1 and the field for a missing or mistyped field,
 // and for a schema_version this ibburn does not read. A header without one predates it and is

@@ -1,6 +1,6 @@
 #pragma once
 // summary.json as one typed document: what the burn writes (burn/verdict.cpp builds it, the
-// coordinator adds the host checks, an Explainer adds the localisation) and what `report`,
+// coordinator adds the host checks, a session observer adds the localisation) and what `report`,
 // `history`, Prometheus and `plan localize` read back. Reading is strict: a missing or
 // mistyped required field is an InputError naming the file and the field, never a default,
 // so a field renamed on one side fails on the other. Optional fields are std::optional (or

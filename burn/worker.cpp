@@ -53,7 +53,7 @@ struct FlowEnd {
 
 class Worker {
  public:
-  Worker(int rank, Channel& ch, Transport& t, const BurnOptions& o) : rank_(rank), ch_(ch), t_(t), o_(o) {}
+  Worker(int rank, Channel& ch, Transport& t, const ControlOptions& o) : rank_(rank), ch_(ch), t_(t), o_(o) {}
 
   int run() {
     while (true) {
@@ -235,14 +235,14 @@ class Worker {
   int rank_;
   Channel& ch_;
   Transport& t_;
-  const BurnOptions& o_;
+  const ControlOptions& o_;
   int stage_ = 0;
   std::map<std::uint32_t, FlowEnd> ends_;
 };
 
 }  // namespace
 
-int run_worker(int rank, Channel& control, Transport& transport, const BurnOptions& options) {
+int run_worker(int rank, Channel& control, Transport& transport, const ControlOptions& options) {
   return Worker(rank, control, transport, options).run();
 }
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "burn/explainer.h"
+#include "burn/session_observer.h"
 #include "burn/summary.h"
 #include "plan/localize.h"
 #include "plan/probes.h"
@@ -71,7 +71,7 @@ nlohmann::json suspects_to_json(const topo::Fabric& fabric, const CableIndex& ca
 // judged "suspect" only because its bad directions cross a confidently named cable passes,
 // with "explained_by" naming the cable. Follow-up stages are probe shifts, at most
 // `max_probes`, while any suspect is ambiguous.
-class RouteExplainer : public burn::Explainer {
+class RouteExplainer : public burn::SessionObserver {
  public:
   // `port_guids`: rank -> HCA port GUID for ranks whose transport reports none (TCP over
   // IPoIB); empty = what each rank reported.

@@ -13,7 +13,7 @@ namespace {
 // bytes.
 int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
   std::shared_ptr<const RouteModel> model = load_route_model(r.routes);
-  o.explainer = [model, n = r.probes]() -> std::shared_ptr<burn::Explainer> {
+  o.observer = [model, n = r.probes]() -> std::shared_ptr<burn::SessionObserver> {
     return std::make_shared<RouteExplainer>(model, n);
   };
   SimulatedBurn run;
@@ -29,8 +29,8 @@ int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
 
 }  // namespace
 
-std::function<std::shared_ptr<burn::Explainer>()> route_explainer_factory(const BurnRouteOptions& r) {
-  return [routes = r.routes, file = r.endpoints, n = r.probes]() -> std::shared_ptr<burn::Explainer> {
+std::function<std::shared_ptr<burn::SessionObserver>()> route_explainer_factory(const BurnRouteOptions& r) {
+  return [routes = r.routes, file = r.endpoints, n = r.probes]() -> std::shared_ptr<burn::SessionObserver> {
     std::shared_ptr<const RouteModel> m = load_route_model(routes);
     return std::make_shared<RouteExplainer>(m, n, given_port_guids(load_endpoints(file, m->fabric), m->fabric));
   };
@@ -40,7 +40,7 @@ int run_burn_with_routes(burn::BurnOptions o, const BurnRouteOptions& r) {
   if (o.transport == burn::TransportKind::Sim) return run_simulated(std::move(o), r);
   if (!r.degrade.empty()) throw Error(kExitInput, "--degrade is for --transport sim");
   if (!r.endpoints.empty() && !r.fabric_given) throw Error(kExitInput, "--endpoints needs --fabric");
-  if (r.fabric_given) o.explainer = route_explainer_factory(r);
+  if (r.fabric_given) o.observer = route_explainer_factory(r);
   return burn::run_burn(o);
 }
 

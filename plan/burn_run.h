@@ -24,7 +24,7 @@ struct BurnRouteOptions {
 
 // The explainer the MPI burn makes on rank 0 when the run starts: it reads the fabric then,
 // not when the options are parsed.
-std::function<std::shared_ptr<burn::Explainer>()> route_explainer_factory(const BurnRouteOptions& options);
+std::function<std::shared_ptr<burn::SessionObserver>()> route_explainer_factory(const BurnRouteOptions& options);
 
 // Runs the burn (simulated or MPI) and returns its exit code. Throws InputError for
 // options that do not fit the transport (--degrade without sim, --endpoints without --fabric).

@@ -6,12 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "burn/explainer.h"
 #include "burn/results.h"
+#include "burn/session.h"
 #include "burn/verdict.h"
-#include "common/exit_codes.h"
-#include "common/file_io.h"
-#include "common/finding.h"
 #include "common/interrupt.h"
 #include "plan/simulate.h"
 
@@ -83,6 +80,45 @@ void wait_stage(std::chrono::milliseconds duration, const std::function<void(dou
   }
 }
 
+// The session's stage runner for the fluid model: on a live fabric a stage's wall-clock time
+// passes first, then the model fills the routes at once.
+class FluidStageRunner : public burn::StageRunner {
+ public:
+  FluidStageRunner(const SimulatedBurn& run, const burn::SessionOptions& o)
+      : run_(run),
+        o_(o),
+        capacity_(degraded_capacities(*run.routes->cables, run.degrade)),
+        seconds_(std::chrono::duration<double>(o.duration).count()) {}
+
+  burn::StageResult run_stage(int index, const burn::Stage& stage) override {
+    if (run_.live_fabric) wait_stage(o_.duration, run_.tick);
+    std::vector<double> edge_gbps;
+    burn::StageResult r = simulate_stage(*run_.routes, run_.endpoints, capacity_, stage, index, seconds_, edge_gbps);
+    if (run_.on_traffic) run_.on_traffic(edge_gbps, seconds_);
+    return r;
+  }
+
+  // The model has no time axis, so no per-second progress: a line per stage instead.
+  void stage_recorded(const burn::StageResult& r, const burn::Summary& s) override {
+    if (o_.quiet) return;
+    double total = 0;
+    for (const auto& f : r.flows)
+      for (const auto& d : f.directions) total += d.gbps;
+    auto count = [&](const char* verdict) {
+      auto it = s.doc.counts.find(verdict);
+      return it == s.doc.counts.end() ? 0 : it->second;
+    };
+    std::cerr << fmt::format("burn: sim stage {} \"{}\": {} flows, aggregate {:.0f} Gb/s, {} slow\n", r.index, r.name,
+                             r.flows.size(), total, count("slow") + count("failed"));
+  }
+
+ private:
+  const SimulatedBurn& run_;
+  const burn::SessionOptions& o_;
+  const std::vector<double> capacity_;
+  const double seconds_;
+};
+
 }  // namespace
 
 burn::EndpointInfo simulated_endpoint(const topo::Fabric& fabric, const CableIndex& cables, topo::PortEnd port) {
@@ -101,64 +137,16 @@ burn::EndpointInfo simulated_endpoint(const topo::Fabric& fabric, const CableInd
 
 int run_simulated_burn(const SimulatedBurn& run, const burn::BurnOptions& o) {
   install_interrupt_handlers();
-  const RouteModel& m = *run.routes;
-  std::shared_ptr<burn::Explainer> explainer = o.explainer ? o.explainer() : nullptr;
+  FluidStageRunner runner(run, o);
+  std::vector<std::shared_ptr<burn::SessionObserver>> observers;
+  if (o.observer) observers.push_back(o.observer());
+  burn::Session session(o, runner, std::move(observers));
   std::vector<burn::EndpointInfo> eps;
-  for (const auto& p : run.endpoints) eps.push_back(simulated_endpoint(m.fabric, *m.cables, p));
-  const std::vector<double> capacity = degraded_capacities(*m.cables, run.degrade);
-  const double seconds = std::chrono::duration<double>(o.duration).count();
-  burn::Plan plan = run.plan;
-
-  make_dirs(o.out_dir);
-  const std::string results = o.out_dir + "/results.jsonl", summary_path = o.out_dir + "/summary.json";
-  write_file_atomic(results, burn::run_header(o, plan, eps).dump() + "\n");
-  std::vector<burn::StageResult> stages;
-  auto summarize = [&](bool complete) {
-    burn::SummaryInput in;
-    in.transport = burn::to_string(o.transport);
-    in.stages_planned = static_cast<int>(plan.stages.size());
-    in.complete = complete;
-    in.interrupted = interrupted();
-    in.stages = stages;
-    in.endpoints = eps;
-    in.options = {o.threshold, o.expect_gbps};
-    burn::Summary s = burn::make_summary(in);
-    if (explainer) explainer->explain(s, eps);
-    burn::write_summary(summary_path, s.doc);
-    return s;
-  };
-  summarize(false);  // before stage 1: a run killed in it leaves a summary that says running
-  auto run_stage = [&](size_t i) {
-    if (explainer) explainer->stage_starting(static_cast<int>(i + 1), plan.stages[i]);
-    if (run.live_fabric) wait_stage(o.duration, run.tick);
-    std::vector<double> edge_gbps;
-    burn::StageResult r =
-        simulate_stage(m, run.endpoints, capacity, plan.stages[i], static_cast<int>(i + 1), seconds, edge_gbps);
-    if (run.on_traffic) run.on_traffic(edge_gbps, seconds);
-    if (explainer) explainer->stage_finished(r);
-    double total = 0;
-    for (const auto& f : r.flows)
-      for (const auto& d : f.directions) total += d.gbps;
-    append_line_durable(results, burn::to_json(r).dump());
-    stages.push_back(std::move(r));
-    burn::Summary s = summarize(false);
-    auto count = [&](const char* verdict) {
-      auto it = s.doc.counts.find(verdict);
-      return it == s.doc.counts.end() ? 0 : it->second;
-    };
-    if (!o.quiet)
-      std::cerr << fmt::format("burn: sim stage {} \"{}\": {} flows, aggregate {:.0f} Gb/s, {} slow\n", i + 1,
-                               plan.stages[i].name, plan.stages[i].flows.size(), total,
-                               count("slow") + count("failed"));
-    return s;
-  };
-  burn::run_stages(plan, explainer.get(), eps, run_stage);
-  burn::Summary s = summarize(!interrupted());
-  print_summary(std::cerr, "burn", s.findings);
-  std::cerr << fmt::format("burn: {} stage(s) simulated for {} ranks, results in {}\n", stages.size(), eps.size(),
-                           o.out_dir);
-  if (interrupted()) return kExitInterrupted;
-  return s.doc.pass ? kExitOk : kExitFindings;
+  for (const auto& p : run.endpoints) eps.push_back(simulated_endpoint(run.routes->fabric, *run.routes->cables, p));
+  session.open(run.plan, std::move(eps));
+  const burn::Summary s = session.run();
+  return session.conclude(
+      s, fmt::format("{} stage(s) simulated for {} ranks", session.stages().size(), run.endpoints.size()));
 }
 
 }  // namespace ibburn::plan

@@ -3,8 +3,9 @@
 // model (plan/fluid.h) in place of bytes on the wire. One process, no MPI, any number of
 // ranks (one per HCA port of the fabric by default); writes the same results.jsonl and
 // summary.json as a real burn, so `report`, `history` and `plan localize` read it alike.
-// Degraded cables make slow flows; the options' explainer localises them and asks for probe
-// stages exactly as it does in a real burn.
+// The fluid model is a stage runner of rank 0's session (burn/session.h), which records it
+// as it records a real burn. Degraded cables make slow flows; the options' observer
+// localises them and asks for probe stages exactly as it does in a real burn.
 #include <functional>
 #include <memory>
 #include <unordered_map>

@@ -53,10 +53,10 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // A fabric in parts: burning what the vantage point sees would certify a fraction of it.
 bool stops_the_job(const Finding& f) { return info(f.kind).stops_job; }
 
-// Rank 0's side of the job. As the burn's explainer it sees every stage start and end (the
+// Rank 0's side of the job. As the burn session's observer it sees every stage start and end (the
 // counters sweeps), every summary written (the job's findings and lists go into it and next
 // to it) and asks for the localisation's probe stages.
-class Job : public burn::Explainer {
+class Job : public burn::SessionObserver {
  public:
   explicit Job(const RunOptions& o) : o_(o), dir_(o.burn.out_dir), coverage_(o.coverage) {}
 
@@ -539,7 +539,7 @@ int run_job(RunOptions o) {
     job->prepare();
     plan::SimulatedBurn run = job->simulated();
     burn::BurnOptions b = o.burn;
-    b.explainer = [job] { return job; };
+    b.observer = [job] { return job; };
     const auto t0 = Clock::now();
     const int rc = plan::run_simulated_burn(run, b);
     return job->finish(rc, t0);
@@ -550,8 +550,8 @@ int run_job(RunOptions o) {
   // Made on rank 0 only, by the burn, once MPI is up.
   std::shared_ptr<Job> job;
   burn::BurnOptions b = o.burn;
-  b.plan_from_explainer = true;
-  b.explainer = [&job, &o]() -> std::shared_ptr<burn::Explainer> {
+  b.plan_from_observer = true;
+  b.observer = [&job, &o]() -> std::shared_ptr<burn::SessionObserver> {
     job = std::make_shared<Job>(o);
     job->prepare();
     return job;

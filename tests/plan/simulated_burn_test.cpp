@@ -9,7 +9,7 @@
 #include <ctime>
 #include <fstream>
 
-#include "burn/explainer.h"
+#include "burn/session_observer.h"
 #include "burn/plan.h"
 #include "burn/summary.h"
 #include "common/file_io.h"
@@ -49,7 +49,7 @@ class SimulatedBurnTest : public ::testing::Test {
   }
   void explain_with(int probes) {
     auto m = model_;
-    o_.explainer = [m, probes] { return std::make_shared<RouteExplainer>(m, probes); };
+    o_.observer = [m, probes] { return std::make_shared<RouteExplainer>(m, probes); };
   }
   void degrade(topo::PortEnd p, double f) {
     EdgeId e = model_->cables->out_edge(p);
@@ -96,7 +96,7 @@ TEST_F(SimulatedBurnTest, HealthyFabricPassesAtLineRateWithTheBurnsFiles) {
 // Every stage starts with summary.json on disk saying running, so a run killed in its first
 // stage never leaves a directory without a summary or with one that reads as finished.
 TEST_F(SimulatedBurnTest, SummarySaysRunningBeforeEveryStage) {
-  struct Watch : burn::Explainer {
+  struct Watch : burn::SessionObserver {
     std::string summary_path;
     std::vector<std::string> states;  // summary.json's state as each stage starts
     void explain(burn::Summary&, const std::vector<burn::EndpointInfo>&) override {}
@@ -109,7 +109,7 @@ TEST_F(SimulatedBurnTest, SummarySaysRunningBeforeEveryStage) {
   };
   auto watch = std::make_shared<Watch>();
   watch->summary_path = dir_ + "/summary.json";
-  o_.explainer = [watch] { return watch; };
+  o_.observer = [watch] { return watch; };
   ASSERT_EQ(run_simulated_burn(run_, o_), 0);
   ASSERT_FALSE(run_.plan.stages.empty());
   EXPECT_EQ(watch->states, std::vector<std::string>(run_.plan.stages.size(), "running"));

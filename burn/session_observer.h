@@ -1,10 +1,10 @@
 #pragma once
-// Rank 0's hook for explaining a burn beyond its endpoints. The engine knows no fabric;
-// `ibburn burn --fabric` plugs in one that maps slow flows onto the routes and names the
-// cables behind them (plan/burn_localize.h), and that asks for probe stages when the plan's
-// own stages leave the culprit ambiguous.
-#include <cstddef>
-#include <functional>
+// What plugs into rank 0's session (burn/session.h) between and around the stages, whatever
+// runs them (the MPI coordinator, the fluid model). The engine knows no fabric: `ibburn burn
+// --fabric` plugs in an observer that maps slow flows onto the routes and names the cables
+// behind them, asking for probe stages while the culprit is ambiguous
+// (plan/burn_localize.h); `ibburn run`'s job sweeps the switches' counters around each stage
+// and puts the whole job's findings in the summary (run/run_job.cpp).
 #include <optional>
 #include <vector>
 
@@ -14,9 +14,9 @@
 
 namespace ibburn::burn {
 
-class Explainer {
+class SessionObserver {
  public:
-  virtual ~Explainer() = default;
+  virtual ~SessionObserver() = default;
   // Adds its conclusions to the summary (JSON and findings); called whenever the summary is
   // written, so partial runs are explained too.
   virtual void explain(Summary& summary, const std::vector<EndpointInfo>& endpoints) = 0;
@@ -33,12 +33,5 @@ class Explainer {
   virtual void stage_starting(int /*index*/, const Stage& /*stage*/) {}
   virtual void stage_finished(const StageResult& /*result*/) {}
 };
-
-// The stage loop of every burn (MPI or simulated): the plan's stages in order, then
-// follow-up stages (appended to `plan`) while `explainer` asks for them; stops at an
-// interrupt. `run_stage(i)` runs plan.stages[i] and returns the summary it wrote after it,
-// which is what the explainer decides on. `explainer` may be null.
-void run_stages(Plan& plan, Explainer* explainer, const std::vector<EndpointInfo>& endpoints,
-                const std::function<Summary(std::size_t)>& run_stage);
 
 }  // namespace ibburn::burn
