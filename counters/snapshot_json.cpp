@@ -48,12 +48,10 @@ void put_port(std::string& out, const PortSample& p) {
 template <typename Enum, int N>
 Enum named(const JsonObject& obj, std::string_view key) {
   const auto s = obj.get<std::string_view>(key);
-  std::string allowed;
-  for (int i = 0; i < N; ++i) {
-    const auto e = static_cast<Enum>(i);
-    if (s == topo::to_string(e)) return e;
-    allowed += (i ? ", " : "") + std::string(topo::to_string(e));
-  }
+  for (int i = 0; i < N; ++i)
+    if (s == topo::to_string(static_cast<Enum>(i))) return static_cast<Enum>(i);
+  std::string allowed;  // built only on failure, not for every port read
+  for (int i = 0; i < N; ++i) allowed += (i ? ", " : "") + std::string(topo::to_string(static_cast<Enum>(i)));
   obj.fail(key, topo::scan::quote(s) + " is not one of " + allowed);
 }
 

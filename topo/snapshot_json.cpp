@@ -1,6 +1,7 @@
 #include "topo/snapshot_json.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
 #include <vector>
 
@@ -106,12 +107,10 @@ class SnapshotReader {
   static Enum named(const JsonObject& obj, std::string_view key, const char* (*name)(Enum)) {
     auto s = obj.optional<std::string_view>(key);
     if (!s) return Enum{};
-    std::string allowed;
-    for (int i = 0; i < N; ++i) {
-      Enum e = static_cast<Enum>(i);
-      if (*s == name(e)) return e;
-      allowed += (i ? ", " : "") + std::string(name(e));
-    }
+    for (int i = 0; i < N; ++i)
+      if (*s == name(static_cast<Enum>(i))) return static_cast<Enum>(i);
+    std::string allowed;  // built only here: ~464k ports pass through the loop above
+    for (int i = 0; i < N; ++i) allowed += (i ? ", " : "") + std::string(name(static_cast<Enum>(i)));
     obj.fail(key, scan::quote(*s) + " is not one of " + allowed);
   }
 
@@ -152,7 +151,7 @@ class SnapshotReader {
     n.vendor_id = static_cast<uint32_t>(j.optional<int64_t>("vendor_id", 0, 0xffffff).value_or(0));
     n.device_id = static_cast<uint32_t>(j.optional<int64_t>("device_id", 0, UINT32_MAX).value_or(0));
     if (!j.has("ports")) return;
-    std::vector<bool> seen(n.ports.size(), false);
+    std::bitset<256> seen;  // port numbers are 0..num_ports <= 255; no allocation per node
     j.each_object("ports", [&](const JsonObject& pj) {
       const auto number = static_cast<int>(pj.get<int64_t>("number", 0, num_ports));
       if (seen[number]) pj.fail("number", std::to_string(number) + " appears twice in this node");
