@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fabric file benchmark: builds bench/fabric_io_bench into build/ and runs it
-# (docs/benchmarks.md, "fabric files"). Exit 1 when a 64k-HCA dump loads slower than 2 s.
+# (docs/benchmarks.md, "fabric files"). Exit 1 when a 64k-HCA dump loads slower than 2 s of
+# CPU, or its JSON snapshot slower than 0.5 s of CPU in a fresh process.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}

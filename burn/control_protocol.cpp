@@ -21,7 +21,7 @@ Fields message_fields(const json& j, const std::string& type) {
 }
 
 FlowTexts flow_texts(const Fields& f, const std::string& name) {
-  const json& o = f.value(name);
+  const json& o = *f.value(name);
   if (!o.is_object()) f.fail(name, "expected an object of flow id -> text");
   FlowTexts out;
   for (const auto& [key, value] : o.items()) {

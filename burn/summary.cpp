@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "common/error.h"
 #include "common/file_io.h"
 #include "common/json_fields.h"
@@ -221,7 +223,7 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
     r.outcome = job.get<std::string>("outcome");
     for (const auto& f : job.objects("steps"))
       r.steps.push_back({f.get<std::string>("name"), f.get<double>("seconds"), f.get<std::string>("outcome")});
-    if (job.json().contains("changes")) {
+    if (job.has("changes")) {
       const JsonFields c = job.object("changes");
       r.changes =
           JobChanges{c.get<long long>("previous_run"), c.get<std::vector<std::string>>("new"),

@@ -1,24 +1,42 @@
 #include "common/file_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "common/error.h"
+#include "common/huge_pages.h"
 
 namespace ibburn {
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  // Sized from fstat and read straight into the string: growing a stream buffer copied a large
+  // file several times over, and every copy paid its page faults (docs/benchmarks.md).
+  struct stat st {};
+  const size_t known = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
+  std::string out;
+  out.reserve(known + 1);  // + 1: the read that finds the end needs room
+  advise_huge_pages(out.data(), out.capacity());
+  out.resize(known ? known + 1 : 4096);
+  // Read to the end whatever fstat said: /proc and pipes report no size, and files change.
+  // A read error ends the text there, as the stream this replaced did.
+  size_t used = 0;
+  for (;;) {
+    if (used == out.size()) out.resize(out.size() * 2);
+    const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  out.resize(used);
+  return out;
 }
 
 namespace {

@@ -42,7 +42,7 @@ Finding finding_from_json(const nlohmann::json& j) {
     throw std::invalid_argument(field.empty() ? what : field + ": " + what);
   });
   Finding f;
-  f.kind = in.value("kind").get<FindingKind>();
+  f.kind = in.value("kind")->get<FindingKind>();
   f.severity = severity_from_string(in.get<std::string>("severity"));
   f.message = in.get<std::string>("message");
   for (const auto& p : in.objects("ports")) f.ports.push_back({p.get<std::string>("node"), p.get<int>("port")});

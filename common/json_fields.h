@@ -1,94 +1,68 @@
 #pragma once
-// Strict reading of one JSON object: a missing or mistyped field is an error naming its place
-// ("flows[0].src"), never a default, so a field renamed by the writer fails at the reader.
-// The owner chooses the exception: the burn's control protocol throws ProtocolError, a file
-// reader InputError naming the file.
-#include <cstddef>
-#include <functional>
+// Strict reading of nlohmann::json objects (common/json_reader.h has the rules): the control
+// protocol's messages, summary.json, results.jsonl and findings. Values are pointers into the
+// caller's tree, which must outlive the reader.
 #include <optional>
-#include <stdexcept>
 #include <string>
-#include <type_traits>
-#include <vector>
+#include <string_view>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "common/json_reader.h"
 
 namespace ibburn {
 
-class JsonFields {
- public:
-  // Must throw. `field` is the field's place in the document ("" = the object itself).
-  using Fail = std::function<void(const std::string& field, const std::string& what)>;
+struct NlohmannTree {
+  using Value = const nlohmann::json*;
+  using Root = const nlohmann::json&;
+  static Value root(Root j) { return &j; }
+  using Array = const nlohmann::json&;
+  static constexpr JsonWording kWording = JsonWording::Message;
 
-  JsonFields(const nlohmann::json& j, Fail fail, std::string path = "")
-      : j_(j), fail_(std::move(fail)), path_(std::move(path)) {
-    if (!j_.is_object()) this->fail("", "expected an object");
+  static bool object(Value v) { return v->is_object(); }
+  static bool is_array(Value v) { return v->is_array(); }
+  static Array array_of(Value v) { return *v; }
+  static Value element(const nlohmann::json& e) { return &e; }
+  static std::optional<Value> find(Value object, std::string_view key) {
+    const auto it = object->find(key);
+    if (it == object->end()) return std::nullopt;
+    return &*it;
   }
+  static std::string_view type_name(Value v) { return v->type_name(); }
 
-  template <class T>
-  T get(const std::string& name) const {
-    return convert<T>(value(name), name);
+  static std::optional<bool> boolean(Value v) {
+    if (!v->is_boolean()) return std::nullopt;
+    return v->get<bool>();
   }
-
-  template <class T>
-  std::optional<T> optional(const std::string& name) const {
-    if (!j_.contains(name)) return std::nullopt;
-    return convert<T>(j_.at(name), name);
+  static std::optional<std::string_view> string(Value v) {
+    if (!v->is_string()) return std::nullopt;
+    return std::string_view(v->get_ref<const std::string&>());
   }
-
-  const nlohmann::json& value(const std::string& name) const {
-    if (!j_.contains(name)) fail(name, "missing");
-    return j_.at(name);
+  static std::optional<double> number(Value v) {
+    if (!v->is_number()) return std::nullopt;
+    return v->get<double>();
   }
-
-  JsonFields object(const std::string& name) const { return JsonFields(value(name), fail_, where(name)); }
-
-  // The objects of an array field, each with its index in the place.
-  std::vector<JsonFields> objects(const std::string& name) const {
-    const nlohmann::json& a = array(name);
-    std::vector<JsonFields> out;
-    for (std::size_t i = 0; i < a.size(); ++i) out.emplace_back(a[i], fail_, fmt::format("{}[{}]", where(name), i));
-    return out;
+  static std::optional<int64_t> int64(Value v) {
+    if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t{INT64_MAX}) return std::nullopt;
+    if (!v->is_number_integer()) return std::nullopt;
+    return v->get<int64_t>();
   }
-
-  const nlohmann::json& array(const std::string& name) const {
-    if (!value(name).is_array()) fail(name, "expected an array");
-    return j_.at(name);
+  static std::optional<uint64_t> uint64(Value v) {
+    if (!v->is_number_unsigned()) return std::nullopt;
+    return v->get<uint64_t>();
   }
-
-  const nlohmann::json& json() const { return j_; }
-
-  [[noreturn]] void fail(const std::string& name, const std::string& what) const {
-    fail_(where(name), what);
-    throw std::logic_error("JsonFields: the fail handler returned");
-  }
-
- private:
-  std::string where(const std::string& name) const {
-    if (path_.empty()) return name;
-    return name.empty() ? path_ : path_ + "." + name;
-  }
-
-  template <class T>
-  T convert(const nlohmann::json& v, const std::string& name) const {
-    const bool fits = std::is_same_v<T, bool>          ? v.is_boolean()
-                      : std::is_same_v<T, std::string> ? v.is_string()
-                      : std::is_floating_point_v<T>    ? v.is_number()
-                      : std::is_unsigned_v<T>          ? v.is_number_unsigned()
-                      : std::is_integral_v<T>          ? v.is_number_integer()
-                                                       : true;
-    if (!fits) fail(name, fmt::format("wrong type ({})", v.type_name()));
+  // Containers and types with their own from_json; nlohmann's message names what broke.
+  template <class T, class Fail>
+  static T convert(Value v, Fail&& fail) {
     try {
-      return v.get<T>();
+      return v->get<T>();
     } catch (const nlohmann::json::exception& e) {
-      fail(name, e.what());
+      fail(e.what());
     }
+    throw std::logic_error("JsonReader: the fail handler returned");
   }
-
-  const nlohmann::json& j_;
-  Fail fail_;
-  std::string path_;
 };
+
+using JsonFields = JsonReader<NlohmannTree>;
 
 }  // namespace ibburn

@@ -47,18 +47,16 @@ void put_port(std::string& out, const PortSample& p) {
 
 template <typename Enum, int N>
 Enum named(const JsonObject& obj, std::string_view key) {
-  std::string_view s = obj.string(key);
-  std::string allowed;
-  for (int i = 0; i < N; ++i) {
-    const auto e = static_cast<Enum>(i);
-    if (s == topo::to_string(e)) return e;
-    allowed += (i ? ", " : "") + std::string(topo::to_string(e));
-  }
+  const auto s = obj.get<std::string_view>(key);
+  for (int i = 0; i < N; ++i)
+    if (s == topo::to_string(static_cast<Enum>(i))) return static_cast<Enum>(i);
+  std::string allowed;  // built only on failure, not for every port read
+  for (int i = 0; i < N; ++i) allowed += (i ? ", " : "") + std::string(topo::to_string(static_cast<Enum>(i)));
   obj.fail(key, topo::scan::quote(s) + " is not one of " + allowed);
 }
 
 uint64_t guid(const JsonObject& obj, std::string_view key) {
-  std::string_view s = obj.string(key);
+  const auto s = obj.get<std::string_view>(key);
   auto v = s.starts_with("0x") ? Guid::parse(s) : std::nullopt;
   if (!v) obj.fail(key, topo::scan::bad_guid_reason("", s) + " (expected \"0x\" and 1 to 16 hex digits)");
   return v->value;
@@ -66,29 +64,27 @@ uint64_t guid(const JsonObject& obj, std::string_view key) {
 
 PortSample read_port(const JsonObject& j) {
   PortSample p;
-  p.node = j.string("node");
+  p.node = j.get<std::string>("node");
   p.node_guid = guid(j, "node_guid");
   p.port_guid = guid(j, "port_guid");
   p.node_type = named<topo::NodeType, 4>(j, "type");
-  p.lid = static_cast<uint16_t>(j.integer("lid", 0, 0xffff));
-  p.port = static_cast<int>(j.integer("port", 0, 255));
-  p.reachable = j.boolean("reachable");
+  p.lid = static_cast<uint16_t>(j.get<int64_t>("lid", 0, 0xffff));
+  p.port = static_cast<int>(j.get<int64_t>("port", 0, 255));
+  p.reachable = j.get<bool>("reachable");
   if (j.has("peer")) {
-    const JsonPlace place = j.place().member("peer");
-    const JsonObject peer = j.object("peer", place);
-    p.peer = PortRef{std::string(peer.string("node")), static_cast<int>(peer.integer("port", 0, 255))};
+    const JsonObject peer = j.object("peer");
+    p.peer = PortRef{peer.get<std::string>("node"), static_cast<int>(peer.get<int64_t>("port", 0, 255))};
   }
-  p.error = j.optional_string("error").value_or("");
+  p.error = j.optional<std::string>("error").value_or("");
   if (j.has("state")) p.state = named<topo::PortState, 5>(j, "state");
   if (j.has("phys_state")) p.phys = named<topo::PhysState, 8>(j, "phys_state");
-  const bool extended = j.boolean("extended");
-  const JsonPlace place = j.place().member("counters");
-  const JsonObject values = j.object("counters", place);
-  for (auto [name, value] : values.members()) {
+  const bool extended = j.get<bool>("extended");
+  const JsonObject values = j.object("counters");
+  const simdjson::dom::object members = values.json().get_object().value_unsafe();
+  for (auto [name, value] : members) {
     auto c = counter_from_name(std::string(name));
     if (!c) values.fail(name, "not a counter this ibburn knows (MAD field names, docs/counters.md)");
-    uint64_t v = 0;
-    if (value.get_uint64().get(v) != simdjson::SUCCESS) values.fail(name, "must be a non-negative integer");
+    const auto v = values.as<uint64_t>(value, name);
     int width = port_counters_bits(*c);
     if (width == 0 || (extended && *c >= Counter::PortXmitData)) width = 64;
     p.counters.set(*c, v, width);
@@ -118,10 +114,8 @@ std::string snapshot_json_text(const Snapshot& s, std::string_view extra_members
 
 Snapshot parse_snapshot_json(std::string_view text, const std::string& origin) {
   const JsonDocument doc(text, origin);
-  const JsonPlace root_place;
-  const JsonObject root(doc.root(), root_place, origin);
-  const int64_t version =
-      root.has("schema_version") ? root.integer("schema_version", INT64_MIN, INT64_MAX) : kOldestSnapshotSchemaVersion;
+  const JsonObject root = doc.object();
+  const int64_t version = root.optional<int64_t>("schema_version").value_or(kOldestSnapshotSchemaVersion);
   if (version < kOldestSnapshotSchemaVersion || version > kSnapshotSchemaVersion)
     root.fail("schema_version", fmt::format("{} is not a counters snapshot version this ibburn reads ({} to {}){}",
                                             version, kOldestSnapshotSchemaVersion, kSnapshotSchemaVersion,
@@ -129,15 +123,9 @@ Snapshot parse_snapshot_json(std::string_view text, const std::string& origin) {
   if (!root.has("ports") && root.has("findings"))
     root.fail("", "holds findings only (`ibburn counters --json`), not a counters snapshot (`--save` writes one)");
   Snapshot s;
-  s.time_ms = root.integer("time_ms", INT64_MIN, INT64_MAX);
-  const simdjson::dom::array ports = root.array("ports");
-  s.ports.reserve(ports.size());
-  const JsonPlace ports_place = root_place.member("ports");
-  size_t i = 0;
-  for (simdjson::dom::element port : ports) {
-    const JsonPlace place = ports_place.element(i++);
-    s.ports.push_back(read_port(JsonObject(port, place, origin)));
-  }
+  s.time_ms = root.get<int64_t>("time_ms");
+  s.ports.reserve(root.array("ports").size());
+  root.each_object("ports", [&](const JsonObject& port) { s.ports.push_back(read_port(port)); });
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/huge_pages.h"
 #include "common/union_find.h"
 
 namespace ibburn::topo {
@@ -59,6 +60,7 @@ NodeId Fabric::add_node(NodeType type, uint64_t guid, std::string description, i
 
 void Fabric::reserve(size_t n) {
   nodes_.reserve(n);
+  advise_huge_pages(nodes_.data(), n * sizeof(Node));
   by_guid_.reserve(n);
   by_name_.reserve(n);
 }

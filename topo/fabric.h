@@ -40,9 +40,10 @@ struct PortEnd {
   bool operator==(const PortEnd&) const = default;
 };
 
+// The small members come first so they pack into 16 bytes: a 64k-HCA fabric holds ~464k
+// ports, and 64 bytes a port instead of 80 is 7 MB less memory to fault in on every load.
 struct Port {
   int number = 0;
-  uint64_t guid = 0;
   uint16_t lid = 0;  // for switches the LID lives on port 0; external ports copy it
   uint8_t lmc = 0;
   PortState state = PortState::Unknown;
@@ -50,11 +51,12 @@ struct Port {
   LinkRate active;     // trained width/speed
   LinkRate supported;  // the best this port supports (if known)
   LinkRate enabled;    // the best this port is enabled for (if known)
-  std::string label;   // ibdiagnet port label such as "1/1/1" (empty when unknown)
-  PortEnd remote;      // the linked peer, when known
   // The port reports a physical link but discovery could not reach the other end
   // (hop limit, timeout, or a peer that does not answer).
   bool peer_unreached = false;
+  uint64_t guid = 0;
+  std::string label;  // ibdiagnet port label such as "1/1/1" (empty when unknown)
+  PortEnd remote;     // the linked peer, when known
   bool linked() const { return remote.valid(); }
 };
 

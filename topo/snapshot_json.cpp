@@ -1,6 +1,7 @@
 #include "topo/snapshot_json.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
 #include <vector>
 
@@ -76,51 +77,45 @@ class SnapshotReader {
  public:
   SnapshotReader(const std::string& origin) : origin_(origin) {}
 
-  Fabric read(simdjson::dom::element root_value) {
-    const JsonPlace root_place;
-    if (!root_value.is_object()) throw InputError(origin_, 0, "the top level must be an object");
-    JsonObject root(root_value, root_place, origin_);
-    if (root.optional_string("format").value_or("") != kSnapshotFormat)
+  Fabric read(const JsonDocument& doc) {
+    if (!doc.root().is_object()) throw InputError(origin_, 0, "the top level must be an object");
+    const JsonObject root = doc.object();
+    if (root.optional<std::string_view>("format").value_or("") != kSnapshotFormat)
       root.fail("format", std::string("must be \"") + kSnapshotFormat + "\" (this is not an ibburn fabric snapshot)");
-    int64_t version = root.integer("version", 0, INT32_MAX);
+    const auto version = root.get<int64_t>("version", 0, INT32_MAX);
     if (version != kSnapshotVersion)
       root.fail("version",
                 "is " + std::to_string(version) + "; this ibburn reads version " + std::to_string(kSnapshotVersion));
     Fabric f;
-    const JsonPlace nodes_place = root_place.member("nodes");
-    size_t i = 0;
-    for (simdjson::dom::element node : root.array("nodes")) {
-      const JsonPlace place = nodes_place.element(i++);
-      read_node(f, JsonObject(node, place, origin_));
-    }
-    if (root.has("links")) read_links(f, root.array("links"));
-    f.reindex_names();
+    f.reserve(root.array("nodes").size());
+    root.each_object("nodes", [&](const JsonObject& node) { read_node(f, node); });
+    if (root.has("links")) read_links(f, root);
+    // add_node indexed each node under its description; only renamed nodes need the index again.
+    if (renamed_) f.reindex_names();
     return f;
   }
 
  private:
-  uint64_t guid(const JsonObject& obj, std::string_view key) const {
-    std::string_view s = obj.string(key);
+  static uint64_t guid(const JsonObject& obj, std::string_view key) {
+    const auto s = obj.get<std::string_view>(key);
     auto v = s.starts_with("0x") ? scan::parse_hex64(s) : std::nullopt;
     if (!v) obj.fail(key, scan::bad_guid_reason("", s) + " (expected \"0x\" and 1 to 16 hex digits)");
     return *v;
   }
 
   template <typename Enum, int N>
-  Enum named(const JsonObject& obj, std::string_view key, const char* (*name)(Enum)) const {
-    auto s = obj.optional_string(key);
+  static Enum named(const JsonObject& obj, std::string_view key, const char* (*name)(Enum)) {
+    auto s = obj.optional<std::string_view>(key);
     if (!s) return Enum{};
-    std::string allowed;
-    for (int i = 0; i < N; ++i) {
-      Enum e = static_cast<Enum>(i);
-      if (*s == name(e)) return e;
-      allowed += (i ? ", " : "") + std::string(name(e));
-    }
+    for (int i = 0; i < N; ++i)
+      if (*s == name(static_cast<Enum>(i))) return static_cast<Enum>(i);
+    std::string allowed;  // built only here: ~464k ports pass through the loop above
+    for (int i = 0; i < N; ++i) allowed += (i ? ", " : "") + std::string(name(static_cast<Enum>(i)));
     obj.fail(key, scan::quote(*s) + " is not one of " + allowed);
   }
 
-  LinkRate rate(const JsonObject& obj, std::string_view key) const {
-    auto text = obj.optional_string(key);
+  static LinkRate rate(const JsonObject& obj, std::string_view key) {
+    auto text = obj.optional<std::string_view>(key);
     if (!text) return {};
     std::string_view s = *text;
     size_t x = s.find('x');
@@ -144,71 +139,69 @@ class SnapshotReader {
     NodeType type = named<NodeType, 4>(j, "type", to_string);
     if (!j.has("type")) j.fail("type", "missing");
     uint64_t g = guid(j, "guid");
-    int num_ports = static_cast<int>(j.integer("num_ports", 0, 255));
-    std::string desc(j.optional_string("description").value_or(""));
+    const auto num_ports = static_cast<int>(j.get<int64_t>("num_ports", 0, 255));
+    std::string desc(j.optional<std::string_view>("description").value_or(""));
     NodeId id = f.add_node(type, g, desc, num_ports);
     Node& n = f.node(id);
-    n.name = j.has("name") ? std::string(j.string("name")) : desc;
+    if (const auto name = j.optional<std::string_view>("name"); name && *name != n.name) {
+      n.name = *name;
+      renamed_ = true;
+    }
     n.sysimg_guid = j.has("sysimg_guid") ? guid(j, "sysimg_guid") : 0;
-    n.vendor_id = static_cast<uint32_t>(j.optional_integer("vendor_id", 0, 0xffffff).value_or(0));
-    n.device_id = static_cast<uint32_t>(j.optional_integer("device_id", 0, UINT32_MAX).value_or(0));
+    n.vendor_id = static_cast<uint32_t>(j.optional<int64_t>("vendor_id", 0, 0xffffff).value_or(0));
+    n.device_id = static_cast<uint32_t>(j.optional<int64_t>("device_id", 0, UINT32_MAX).value_or(0));
     if (!j.has("ports")) return;
-    const JsonPlace ports_place = j.place().member("ports");
-    std::vector<bool> seen(n.ports.size(), false);
-    size_t i = 0;
-    for (simdjson::dom::element port : j.array("ports")) {
-      const JsonPlace place = ports_place.element(i++);
-      const JsonObject pj(port, place, origin_);
-      int number = static_cast<int>(pj.integer("number", 0, num_ports));
+    std::bitset<256> seen;  // port numbers are 0..num_ports <= 255; no allocation per node
+    j.each_object("ports", [&](const JsonObject& pj) {
+      const auto number = static_cast<int>(pj.get<int64_t>("number", 0, num_ports));
       if (seen[number]) pj.fail("number", std::to_string(number) + " appears twice in this node");
       seen[number] = true;
       Port& p = n.ports[number];
       p.guid = pj.has("guid") ? guid(pj, "guid") : 0;
-      p.lid = static_cast<uint16_t>(pj.optional_integer("lid", 0, 0xffff).value_or(0));
-      p.lmc = static_cast<uint8_t>(pj.optional_integer("lmc", 0, 7).value_or(0));
+      p.lid = static_cast<uint16_t>(pj.optional<int64_t>("lid", 0, 0xffff).value_or(0));
+      p.lmc = static_cast<uint8_t>(pj.optional<int64_t>("lmc", 0, 7).value_or(0));
       p.state = named<PortState, 5>(pj, "state", to_string);
       p.phys = named<PhysState, 8>(pj, "phys", to_string);
       p.active = rate(pj, "active");
       p.supported = rate(pj, "supported");
       p.enabled = rate(pj, "enabled");
-      p.label = pj.optional_string("label").value_or("");
-      p.peer_unreached = pj.optional_boolean("peer_unreached").value_or(false);
-    }
+      p.label = pj.optional<std::string_view>("label").value_or("");
+      p.peer_unreached = pj.optional<bool>("peer_unreached").value_or(false);
+    });
   }
 
-  void read_links(Fabric& f, simdjson::dom::array links) {
+  // Links are [node, port, node, port] arrays, checked as a whole: their messages name the link.
+  static void read_links(Fabric& f, const JsonObject& root) {
     size_t i = 0;
-    for (simdjson::dom::element l : links) {
-      const std::string path = "links[" + std::to_string(i++) + "]";
+    for (simdjson::dom::element l : root.array("links")) {
+      auto fail = [&](const std::string& reason) { root.fail("links[" + std::to_string(i) + "]", reason); };
       int64_t v[4];
       simdjson::dom::array a;
       bool ok = l.get_array().get(a) == simdjson::SUCCESS && a.size() == 4;
       for (size_t k = 0; ok && k < 4; ++k) ok = a.at(k).get_int64().get(v[k]) == simdjson::SUCCESS;
-      if (!ok) fail(path, "must be [node, port, node, port] with node indexes into \"nodes\"");
+      if (!ok) fail("must be [node, port, node, port] with node indexes into \"nodes\"");
       PortEnd ends[2];
       for (int k = 0; k < 2; ++k) {
         int64_t node = v[2 * k], port = v[2 * k + 1];
         if (node < 0 || node >= static_cast<int64_t>(f.size()))
-          fail(path, "node index " + std::to_string(node) + " is not in \"nodes\" (0.." +
-                         std::to_string(static_cast<int64_t>(f.size()) - 1) + ")");
+          fail("node index " + std::to_string(node) + " is not in \"nodes\" (0.." +
+               std::to_string(static_cast<int64_t>(f.size()) - 1) + ")");
         if (port < 1 || port > f.node(static_cast<NodeId>(node)).num_ports)
-          fail(path, "port " + std::to_string(port) + " does not exist on node " + std::to_string(node));
+          fail("port " + std::to_string(port) + " does not exist on node " + std::to_string(node));
         ends[k] = {static_cast<NodeId>(node), static_cast<int>(port)};
       }
-      if (ends[0] == ends[1]) fail(path, "links a port to itself");
+      if (ends[0] == ends[1]) fail("links a port to itself");
       for (int k = 0; k < 2; ++k)
         if (f.port(ends[k]).linked())
-          fail(path, "port " + std::to_string(ends[k].port) + " of node " + std::to_string(ends[k].node) +
-                         " is already linked by an earlier entry");
+          fail("port " + std::to_string(ends[k].port) + " of node " + std::to_string(ends[k].node) +
+               " is already linked by an earlier entry");
       f.connect(ends[0], ends[1]);
+      ++i;
     }
   }
 
-  [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
-    throw InputError(origin_, 0, path + ": " + reason);
-  }
-
   const std::string& origin_;
+  bool renamed_ = false;  // a node's name differs from its description
 };
 
 }  // namespace
@@ -238,7 +231,7 @@ std::string to_json_text(const Fabric& fabric) {
 
 Fabric parse_snapshot_json(std::string_view text, const std::string& origin) {
   const JsonDocument doc(text, origin);
-  return SnapshotReader(origin).read(doc.root());
+  return SnapshotReader(origin).read(doc);
 }
 
 }  // namespace ibburn::topo
