@@ -229,7 +229,7 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
           JobChanges{c.get<long long>("previous_run"), c.get<std::vector<std::string>>("new"),
                      c.get<std::vector<std::string>>("recovered"), c.get<std::vector<std::string>>("still_failing")};
     }
-    if (job.json().contains("allocation")) {
+    if (job.has("allocation")) {
       const JsonFields a = job.object("allocation");
       r.allocation = JobAllocation{a.get<std::string>("source"), a.get<std::vector<std::string>>("hosts"),
                                    a.get<std::vector<std::string>>("outside")};
