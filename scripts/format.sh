@@ -20,7 +20,7 @@ fi
 # The modules (CMakeLists.txt's IBBURN_MODULE_GRAPH, app/ last), tests/ and bench/: every C++
 # and CUDA source in them, with or without a git checkout. scripts/check-layering fails CI when
 # this list and the graph differ, so a new module cannot go unformatted (run/ once did).
-folders=(common topo wiring check counters rdma host cuda burn plan report health run app tests bench)
+folders=(common/ topo/ wiring/ check/ counters/ rdma/ host/ cuda/ burn/ plan/ report/ health/ run/ app/ tests/ bench/)
 mapfile -t files < <(find "${folders[@]}" -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | sort)
 if ((!check)); then
   "$clang_format" -i "${files[@]}"
