@@ -104,10 +104,9 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for path, hit, out in pool.map(check, sorted(entries)):
             cached += hit
-            if out:
+            if out:  # as they come: a run cut short still shows what it found
+                print(out, file=sys.stderr, flush=True)
                 problems.append(out)
-    for p in problems:
-        print(p, file=sys.stderr)
     if problems:
         fail(f"warnings in {len(problems)} unit(s) above (checks: .clang-tidy)", 1)
     print(f"tidy: {len(entries)} units, no warning ({cached} unchanged since they last passed)")

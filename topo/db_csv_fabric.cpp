@@ -110,6 +110,17 @@ void add_ports(const DbCsv& db, Fabric& fabric) {
   }
 }
 
+// SWITCHES (optional: older ibdiagnet versions and trimmed captures lack it): ENP0 is
+// SwitchInfo's EnhancedPort0.
+void add_switch_info(const DbCsv& db, Fabric& fabric) {
+  const CsvSection* s = db.find("SWITCHES");
+  if (!s) return;
+  SectionReader r(db, *s);
+  const int node = r.need("NodeGUID"), enp0 = r.need("ENP0");
+  for (size_t i = 0; i < r.rows(); ++i)
+    fabric.node(node_of(fabric, r, i, node, "SWITCHES")).base_port0 = r.number(i, enp0) == 0;
+}
+
 void add_links(const DbCsv& db, Fabric& fabric) {
   const CsvSection& s = need_section(db, "LINKS");
   SectionReader r(db, s);
@@ -132,6 +143,7 @@ Fabric fabric_from_db_csv(const DbCsv& db) {
   Fabric fabric;
   add_nodes(db, fabric);
   add_ports(db, fabric);
+  add_switch_info(db, fabric);
   add_links(db, fabric);
   fabric.reset_names_to_descriptions();
   return fabric;

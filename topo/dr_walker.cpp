@@ -17,6 +17,7 @@ namespace {
 
 constexpr uint16_t kAttrNodeDesc = 0x0010;
 constexpr uint16_t kAttrNodeInfo = 0x0011;
+constexpr uint16_t kAttrSwitchInfo = 0x0012;
 constexpr uint16_t kAttrMlnxExtPortInfo = 0xFF90;
 constexpr int kMaxRouteHops = 63;  // a directed route's initial path holds 64 bytes, byte 0 unused
 constexpr uint32_t kCapHasExtSpeeds = 1u << 14;
@@ -112,9 +113,11 @@ class Walker {
     bool fresh;
   };
   // One question of describe(), over the route of the answer it follows.
+  static constexpr int kAskDescription = -1;
+  static constexpr int kAskSwitchInfo = -2;  // whether the switch's port 0 is base or enhanced
   struct Asked {
     int node;
-    int port;  // -1: NodeDescription
+    int port;  // a PortInfo's port, or kAskDescription / kAskSwitchInfo
     const Route* route;
   };
 
@@ -168,10 +171,12 @@ class Walker {
     std::vector<Asked> asked;
     for (const Answer& a : answers) {
       const SmpNode& n = fabric_.nodes[a.node];
-      if (a.fresh) asked.push_back({a.node, -1, &a.route});
+      if (a.fresh) asked.push_back({a.node, kAskDescription, &a.route});
       if (n.type == IB_NODE_SWITCH) {
-        if (a.fresh)
+        if (a.fresh) {
+          asked.push_back({a.node, kAskSwitchInfo, &a.route});
           for (int p = 0; p <= n.num_ports; ++p) asked.push_back({a.node, p, &a.route});
+        }
       } else {
         asked.push_back({a.node, a.port, &a.route});  // a CA or router: the port reached
       }
@@ -179,16 +184,22 @@ class Walker {
     std::vector<MadRequest> reqs;
     reqs.reserve(asked.size());
     for (const Asked& q : asked)
-      reqs.push_back(q.port < 0 ? smp_get(kAttrNodeDesc, 0, *q.route)
-                                : smp_get(kAttrPortInfo, static_cast<uint32_t>(q.port), *q.route));
+      reqs.push_back(q.port == kAskDescription  ? smp_get(kAttrNodeDesc, 0, *q.route)
+                     : q.port == kAskSwitchInfo ? smp_get(kAttrSwitchInfo, 0, *q.route)
+                                                : smp_get(kAttrPortInfo, static_cast<uint32_t>(q.port), *q.route));
     std::vector<MadResult> results = window_.run(reqs);
     std::vector<Asked> answered;
     for (size_t i = 0; i < asked.size(); ++i) {
       if (!results[i].ok()) continue;
       SmpNode& n = fabric_.nodes[asked[i].node];
-      if (asked[i].port < 0) {
+      if (asked[i].port == kAskDescription) {
         const char* d = reinterpret_cast<const char*>(results[i].data.data());
         n.description.assign(d, strnlen(d, kSmpDataSize));
+        continue;
+      }
+      if (asked[i].port == kAskSwitchInfo) {
+        copy_smp(n.switch_info, results[i]);
+        n.has_switch_info = true;
         continue;
       }
       SmpPort& port = n.ports[asked[i].port];

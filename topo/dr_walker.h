@@ -3,8 +3,9 @@
 // at a time, every SMP of a level in flight together through the MAD window
 // (topo/mad_window.h). libibnetdisc keeps two SMPs outstanding, so over a slow path (or
 // ibsim) it waits for round trips; this walk asks the same questions (NodeInfo behind each
-// trained port, NodeDescription, PortInfo of every switch port and of each CA port reached,
-// Mellanox ExtendedPortInfo where FDR10 may hide) and decodes the answers the same way
+// trained port, NodeDescription, a switch's SwitchInfo (base or enhanced port 0), PortInfo
+// of every switch port and of each CA port reached, Mellanox ExtendedPortInfo where FDR10
+// may hide) and decodes the answers the same way
 // (topo/smp_fabric.h), but a cable already known from its other end is not asked again.
 #include <cstddef>
 #include <string>

@@ -69,6 +69,9 @@ struct Node {
   std::string description;  // NodeDescription, e.g. "host1 mlx5_0" or "MF0;sw:MQM9700/U1"
   std::string name;         // human name: node-name-map entry, else the description
   int num_ports = 0;        // external ports: 1..num_ports
+  // A switch whose port 0 is a base one (SwitchInfo EnhancedPort0 clear: no port-0 PMA, no
+  // link of its own). ibnetdiscover writes "base port 0" for these, "enhanced port 0" else.
+  bool base_port0 = false;
   std::vector<Port> ports;  // indexed by port number; index 0 is the switch management port
   bool is_switch() const { return type == NodeType::Switch; }
   bool is_ca() const { return type == NodeType::CA; }

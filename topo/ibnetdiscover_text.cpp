@@ -177,6 +177,7 @@ class PlainParser : scan::TextLoader {
     // ibsim names a node without a quoted description by its id (netfiles often have none).
     std::string_view desc = id;
     std::optional<uint32_t> lid, lmc;
+    bool base_port0 = false;
     if (!rest.empty() && rest.front() == '#') {
       std::string_view c = rest.substr(1);
       size_t q1 = c.find('"'), q2 = c.rfind('"');
@@ -186,6 +187,7 @@ class PlainParser : scan::TextLoader {
         desc = c.substr(q1 + 1, q2 - q1 - 1);
         tail = c.substr(q2 + 1);
       }
+      base_port0 = skip_space(tail).starts_with("base port 0");
       parse_lid_lmc(tail, lid, lmc);
     } else if (!rest.empty()) {
       fail(line_, "unexpected " + quote(rest) + " after the node id");
@@ -206,6 +208,7 @@ class PlainParser : scan::TextLoader {
     node.vendor_id = vendid_.value_or(0);
     node.device_id = devid_.value_or(0);
     if (type == NodeType::Switch) {
+      node.base_port0 = base_port0;
       // Every port of a switch answers with the switch's port GUID and its port-0 LID.
       uint64_t pg = port_guid_.value_or(guid);
       for (Port& p : node.ports) {
@@ -566,7 +569,8 @@ std::string to_ibnetdiscover_text(const Fabric& fabric) {
     out += "\t\t# ";
     append_desc(out, n.description);
     if (n.is_switch())
-      out += " enhanced port 0 lid " + std::to_string(n.ports[0].lid) + " lmc " + std::to_string(n.ports[0].lmc);
+      out += (n.base_port0 ? " base port 0 lid " : " enhanced port 0 lid ") + std::to_string(n.ports[0].lid) + " lmc " +
+             std::to_string(n.ports[0].lmc);
     out += '\n';
     for (size_t p = 1; p < n.ports.size(); ++p)
       if (n.ports[p].linked()) append_port_line(out, fabric, n, n.ports[p]);

@@ -29,6 +29,8 @@ struct SmpNode {
   uint64_t guid = 0;
   int num_ports = 0;
   SmpData node_info{};
+  SmpData switch_info{};  // SwitchInfo of a switch (zeros when never answered)
+  bool has_switch_info = false;
   std::string description;     // NodeDescription, at most 64 bytes
   std::vector<SmpPort> ports;  // 0..num_ports
 };

@@ -63,6 +63,7 @@ void put_node(std::string& out, const Node& n) {
   out += ",\"name\":";
   put_string(out, n.name);
   put_field(out, "num_ports", std::to_string(n.num_ports));
+  if (n.base_port0) put_field(out, "base_port0", "true");
   out += ",\"ports\":[";
   for (size_t i = 0; i < n.ports.size(); ++i) {
     if (i) out += ',';
@@ -150,6 +151,7 @@ class SnapshotReader {
     n.sysimg_guid = j.has("sysimg_guid") ? guid(j, "sysimg_guid") : 0;
     n.vendor_id = static_cast<uint32_t>(j.optional<int64_t>("vendor_id", 0, 0xffffff).value_or(0));
     n.device_id = static_cast<uint32_t>(j.optional<int64_t>("device_id", 0, UINT32_MAX).value_or(0));
+    n.base_port0 = j.optional<bool>("base_port0").value_or(false);
     if (!j.has("ports")) return;
     std::bitset<256> seen;  // port numbers are 0..num_ports <= 255; no allocation per node
     j.each_object("ports", [&](const JsonObject& pj) {

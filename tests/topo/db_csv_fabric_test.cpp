@@ -50,6 +50,7 @@ TEST_F(DbCsvFabricCapture, SameFabricAsTheIbnetdiscoverTextOfTheRun) {
     EXPECT_EQ(d.sysimg_guid, t.sysimg_guid) << t.description;
     EXPECT_EQ(d.device_id, t.device_id) << t.description;
     EXPECT_EQ(d.vendor_id, t.vendor_id) << t.description;
+    EXPECT_EQ(d.base_port0, t.base_port0) << t.description;  // SWITCHES' ENP0 against the text's word
     // The text holds linked ports only: their LID and trained width and speed.
     for (const Port& tp : t.ports) {
       if (!tp.linked()) continue;
@@ -65,6 +66,11 @@ TEST_F(DbCsvFabricCapture, SameFabricAsTheIbnetdiscoverTextOfTheRun) {
   }
   EXPECT_EQ(link_set(db), link_set(text));
   EXPECT_FALSE(link_set(db).empty());
+  // The run's switches: the managed MQM9700 has an enhanced port 0, the unmanaged Quantum-2s a base one.
+  size_t base = 0;
+  for (const Node& n : db.nodes()) base += n.base_port0;
+  EXPECT_EQ(base, 8u);
+  EXPECT_FALSE(db.node(*db.find_guid(0xb0cf0e0300d33fc0)).base_port0);
 }
 
 TEST_F(DbCsvFabricCapture, TheFileByNameAndByContent) {

@@ -253,6 +253,35 @@ TEST_F(DiscoverTest, SameFabricAsLibibnetdiscWithUnreachableParts) {
   EXPECT_TRUE(walked.node(*walked.find_name("sw2")).ports[1].peer_unreached);
 }
 
+// Whether a switch's port 0 is base or enhanced comes from its SwitchInfo (ibnetdiscover
+// prints it in each switch's header): the walk, libibnetdisc's cache and ibnetdiscover's own
+// text agree switch by switch, and the written text says it as ibnetdiscover does.
+TEST_F(DiscoverTest, BaseOrEnhancedPort0AsSwitchInfoSays) {
+  const std::string net =
+      "switchguid=0x10\nSwitch 4 \"leaf\" # \"leaf\" base port 0 lid 0 lmc 0\n"
+      "[1] \"h1\"[1] # lid 0 4xHDR\n[3] \"spine\"[1] # lid 0 4xHDR\n\n"
+      "switchguid=0x20\nSwitch 4 \"spine\" # \"spine\" enhanced port 0 lid 0 lmc 0\n"
+      "[1] \"leaf\"[3] # lid 0 4xHDR\n\n"
+      "caguid=0x100\nHca 1 \"h1\"\n[1] \"leaf\"[1] # lid 0 4xHDR\n";
+  SimFabric sim(write("net", net));
+  CommandResult text = sim.run({"ibnetdiscover"}, std::chrono::seconds(60));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const Fabric reference = topo::parse_fabric_text(text.out, "ibnetdiscover");
+  const std::string cache = (dir_ / "fabric.cache").string();
+  ASSERT_EQ(sim.run({"ibnetdiscover", "--cache", cache}, std::chrono::seconds(60)).exit_code, 0);
+  const Fabric cached = topo::load_ibnd_cache(cache);
+  const Fabric walked = discover(sim);
+  for (auto [name, base] : {std::pair{"leaf", true}, std::pair{"spine", false}}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(reference.node(*reference.find_name(name)).base_port0, base);
+    EXPECT_EQ(cached.node(*cached.find_name(name)).base_port0, base);
+    EXPECT_EQ(walked.node(*walked.find_name(name)).base_port0, base);
+  }
+  const std::string written = topo::to_ibnetdiscover_text(walked);
+  EXPECT_NE(written.find("# \"leaf\" base port 0 lid"), std::string::npos) << written;
+  EXPECT_NE(written.find("# \"spine\" enhanced port 0 lid"), std::string::npos) << written;
+}
+
 TEST(IbndCache, RejectsOtherFiles) {
   TempDir tmp;
   const std::string p = tmp.file("not-a-cache");

@@ -63,6 +63,7 @@ inline void expect_same_fabric(const Fabric& x, const Fabric& y) {
     EXPECT_EQ(a.type, b.type);
     EXPECT_EQ(a.guid, b.guid);
     EXPECT_EQ(a.sysimg_guid, b.sysimg_guid);
+    EXPECT_EQ(a.base_port0, b.base_port0) << a.description;
     EXPECT_EQ(a.vendor_id, b.vendor_id);
     EXPECT_EQ(a.device_id, b.device_id);
     EXPECT_EQ(a.description, b.description);

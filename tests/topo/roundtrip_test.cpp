@@ -39,6 +39,7 @@ Fabric everything_fabric() {
   s.sysimg_guid = 0xfc6a1c0300aa0000;
   s.vendor_id = 0x2c9;
   s.device_id = 0xd2f2;
+  s.base_port0 = true;
   s.name = "leaf-1";
   for (Port& p : s.ports) p.lid = 7, p.guid = s.guid;
   s.ports[0].lmc = 2;
@@ -107,6 +108,26 @@ TEST(FabricRoundTrip, EveryPlainDumpSurvivesTextAndJson) {
     expect_same_fabric(a, b);
     EXPECT_EQ(to_ibnetdiscover_text(b), text);
     expect_same_fabric(a, parse_fabric_text(to_json_text(a), "written.json"));
+  }
+}
+
+// Real switches of both kinds: the written text says "base port 0" for exactly the ones the
+// captured one did.
+TEST(FabricRoundTrip, BaseAndEnhancedPort0AsCaptured) {
+  IBBURN_SKIP_WITHOUT_CORPUS();
+  const auto count = [](const std::string& text, const std::string& word) {
+    size_t n = 0;
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+    return n;
+  };
+  for (const char* name :
+       {"is5600-qdr-janus-2014-mlunacek.txt", "ibdiagnet2-qm9700-ndr-sequoia-2025-gary-minghuili.txt"}) {
+    SCOPED_TRACE(name);
+    const std::string captured = read_file(ibburn::testing::corpus_path(std::string("ibnetdiscover/") + name));
+    const std::string written = to_ibnetdiscover_text(load_corpus(name));
+    EXPECT_GT(count(captured, "base port 0"), 0u);
+    EXPECT_EQ(count(written, "base port 0"), count(captured, "base port 0"));
+    EXPECT_EQ(count(written, "enhanced port 0"), count(captured, "enhanced port 0"));
   }
 }
 
