@@ -198,8 +198,7 @@ class Walker {
         continue;
       }
       if (asked[i].port == kAskSwitchInfo) {
-        copy_smp(n.switch_info, results[i]);
-        n.has_switch_info = true;
+        copy_smp(n.switch_info.emplace(), results[i]);
         continue;
       }
       SmpPort& port = n.ports[asked[i].port];

@@ -33,10 +33,7 @@ SmpFabric to_smp_fabric(ibnd_fabric_t* in) {
     node.guid = n->guid;
     node.num_ports = n->numports;
     copy_smp(node.node_info, n->info);
-    if (n->type == IB_NODE_SWITCH) {
-      copy_smp(node.switch_info, n->switchinfo);
-      node.has_switch_info = true;
-    }
+    if (n->type == IB_NODE_SWITCH) copy_smp(node.switch_info.emplace(), n->switchinfo);
     // NodeDescription is at most 64 bytes and not always NUL-terminated on the wire.
     node.description.assign(n->nodedesc, strnlen(n->nodedesc, IB_SMP_DATA_SIZE));
     node.ports.resize(n->numports + 1);

@@ -119,8 +119,8 @@ Fabric build_fabric(const SmpFabric& in) {
     node.sysimg_guid = mad_get_field64(ni, 0, IB_NODE_SYSTEM_GUID_F);
     node.vendor_id = mad_get_field(ni, 0, IB_NODE_VENDORID_F);
     node.device_id = mad_get_field(ni, 0, IB_NODE_DEVID_F);
-    if (n.has_switch_info)
-      node.base_port0 = !mad_get_field(const_cast<uint8_t*>(n.switch_info.data()), 0, IB_SW_ENHANCED_PORT0_F);
+    if (n.switch_info)
+      node.base_port0 = !mad_get_field(const_cast<uint8_t*>(n.switch_info->data()), 0, IB_SW_ENHANCED_PORT0_F);
     ids.push_back(id);
 
     const bool is_switch = n.type == IB_NODE_SWITCH;

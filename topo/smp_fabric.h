@@ -5,6 +5,7 @@
 // and build_fabric decodes it into the fabric model the same way for both.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,9 @@ struct SmpNode {
   uint64_t guid = 0;
   int num_ports = 0;
   SmpData node_info{};
-  SmpData switch_info{};  // SwitchInfo of a switch (zeros when never answered)
-  bool has_switch_info = false;
-  std::string description;     // NodeDescription, at most 64 bytes
-  std::vector<SmpPort> ports;  // 0..num_ports
+  std::optional<SmpData> switch_info;  // a switch's SwitchInfo, when it answered
+  std::string description;             // NodeDescription, at most 64 bytes
+  std::vector<SmpPort> ports;          // 0..num_ports
 };
 
 struct SmpFabric {
