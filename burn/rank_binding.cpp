@@ -120,7 +120,9 @@ PortChoice default_port(std::vector<CandidatePort> ports,
       throw Error(kExitInput, rank + ": the host check pairs only " + std::to_string(hca_by_gpu.size()) +
                                   " GPUs with HCAs" + kUseMap);
     }
-    const auto& [gpu, hca] = hca_by_gpu[static_cast<size_t>(local_rank)];
+    // Named references, not a structured binding: clang (tidy's parser) cannot capture one.
+    const std::string& gpu = hca_by_gpu[static_cast<size_t>(local_rank)].first;
+    const std::string& hca = hca_by_gpu[static_cast<size_t>(local_rank)].second;
     const auto it = std::find_if(ports.begin(), ports.end(), [&](const CandidatePort& p) { return p.device == hca; });
     if (it == ports.end()) {
       throw Error(kExitInput, rank + ": " + hca + ", paired with GPU " + gpu + ", has no active port" + kUseMap);

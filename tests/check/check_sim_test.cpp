@@ -57,17 +57,17 @@ wiring::CableEnd& end_at(wiring::Cable& c, const std::string& node) { return c.a
 
 class TopoCheckSim : public ::testing::Test {
  protected:
-  wiring::FatTreeDesign plan = small_design();
-  wiring::FatTreeDesign cabled = plan;  // what the simulator is cabled as
-  testing::TempDir tmp;
-  const std::string dir = tmp.path();
+  wiring::FatTreeDesign plan_ = small_design();
+  wiring::FatTreeDesign cabled_ = plan_;  // what the simulator is cabled as
+  testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
 
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
   }
 
   std::string write(const std::string& name, const std::string& text) {
-    std::string path = dir + "/" + name;
+    std::string path = dir_ + "/" + name;
     std::ofstream(path) << text;
     return path;
   }
@@ -75,19 +75,19 @@ class TopoCheckSim : public ::testing::Test {
   std::string netfile_text() const {
     wiring::NetfileOptions o;
     o.generic_switch_descriptions = true;
-    return wiring::to_ibsim_netfile(cabled, o);
+    return wiring::to_ibsim_netfile(cabled_, o);
   }
 
   // Runs `topo check` (live or on snapshots) with the map and with inferred names; both
   // must give the same findings. Returns the kinds counted.
   std::map<std::string, int> check(const SimFabric& fabric, std::vector<std::string> fabrics = {},
                                    int* exit_code = nullptr) {
-    std::string plan_csv = write("plan.csv", wiring::to_csv(plan.wiring));
-    std::string map = write("switches.map", wiring::node_name_map(plan).to_text());
+    std::string plan_csv = write("plan.csv", wiring::to_csv(plan_.wiring));
+    std::string map = write("switches.map", wiring::node_name_map(plan_).to_text());
     std::string texts[2];
     std::map<std::string, int> kinds;
     for (int inferred = 0; inferred < 2; ++inferred) {
-      std::string out = dir + "/findings" + std::to_string(inferred) + ".json";
+      std::string out = dir_ + "/findings" + std::to_string(inferred) + ".json";
       std::vector<std::string> argv = {kIbburn, "topo", "check", "--wiring", plan_csv, "--json", out};
       for (const auto& f : fabrics) argv.insert(argv.end(), {"--fabric", f});
       if (!inferred) argv.insert(argv.end(), {"--node-name-map", map});
@@ -112,20 +112,20 @@ class TopoCheckSim : public ::testing::Test {
   void split_cabling() {
     for (auto [leaf, keep, other] : {std::tuple{"leaf01", "spine01", "spine02"}, {"leaf02", "spine02", "spine01"}}) {
       int free_port = 5;
-      for (auto& c : cabled.wiring.cables) {
+      for (auto& c : cabled_.wiring.cables) {
         auto* up = c.a.node == leaf ? &c.b : c.b.node == leaf ? &c.a : nullptr;
         if (up && up->node == other) *up = {keep, free_port++};
       }
     }
   }
   std::string sim_host(const std::string& hca) const {
-    return wiring::ibsim_node_id(topo::NodeType::CA, hca_guid(plan, hca));
+    return wiring::ibsim_node_id(topo::NodeType::CA, hca_guid(plan_, hca));
   }
   // A snapshot discovered from inside each island.
   std::vector<std::string> island_snapshots(const SimFabric& f) {
     std::vector<std::string> snaps;
     for (const char* host : {"host001 mlx5_0", "host005 mlx5_0"}) {
-      std::string snap = dir + "/snap-" + std::to_string(snaps.size()) + ".json";
+      std::string snap = dir_ + "/snap-" + std::to_string(snaps.size()) + ".json";
       auto r =
           f.run({kIbburn, "topo", "discover", "-o", snap}, std::chrono::seconds(60), {{"SIM_HOST", sim_host(host)}});
       EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -148,7 +148,7 @@ TEST_F(TopoCheckSim, CleanFabricHasNoFinding) {
 // "live"): an unplugged cable is found either way.
 TEST_F(TopoCheckSim, FabricLiveDiscovers) {
   SimFabric f(write("net", netfile_text()));
-  f.console("Unlink \"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan, "leaf01").guid) + "\"[5]");
+  f.console("Unlink \"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan_, "leaf01").guid) + "\"[5]");
   f.resweep();
   int rc = -1;
   EXPECT_EQ(check(f, {"live"}, &rc), (std::map<std::string, int>{{"missing", 1}})) << summary_;
@@ -157,7 +157,7 @@ TEST_F(TopoCheckSim, FabricLiveDiscovers) {
 
 TEST_F(TopoCheckSim, UnpluggedCableIsMissing) {
   SimFabric f(write("net", netfile_text()));
-  auto& leaf = sw(plan, "leaf01");
+  auto& leaf = sw(plan_, "leaf01");
   f.console("Unlink \"" + wiring::ibsim_node_id(topo::NodeType::Switch, leaf.guid) + "\"[5]");
   f.resweep();
   int rc = -1;
@@ -167,15 +167,15 @@ TEST_F(TopoCheckSim, UnpluggedCableIsMissing) {
 }
 
 TEST_F(TopoCheckSim, TwoCablesSwappedOnALeafAreOneSwappedFinding) {
-  std::swap(end_at(cable_at(cabled.wiring, "leaf01", 1), "leaf01").port,
-            end_at(cable_at(cabled.wiring, "leaf01", 2), "leaf01").port);
+  std::swap(end_at(cable_at(cabled_.wiring, "leaf01", 1), "leaf01").port,
+            end_at(cable_at(cabled_.wiring, "leaf01", 2), "leaf01").port);
   SimFabric f(write("net", netfile_text()));
   EXPECT_EQ(check(f), (std::map<std::string, int>{{"swapped", 1}})) << summary_;
   EXPECT_NE(summary_.find("exchange the plugs in leaf01[1] and leaf01[2]"), std::string::npos) << summary_;
 }
 
 TEST_F(TopoCheckSim, LeafSpineCableOnAWrongSpineIsMiswired) {
-  auto& c = cable_at(cabled.wiring, "leaf01", 5);
+  auto& c = cable_at(cabled_.wiring, "leaf01", 5);
   auto& end = c.a.node == "leaf01" ? c.b : c.a;
   std::string planned_spine = end.node;
   end.node = planned_spine == "spine01" ? "spine02" : "spine01";
@@ -188,11 +188,11 @@ TEST_F(TopoCheckSim, LeafSpineCableOnAWrongSpineIsMiswired) {
 TEST_F(TopoCheckSim, LinkAt1xIsDegraded) {
   std::string text = netfile_text();
   // Both ends of leaf02[6] train at 1x: the per-port rate comments of the two port lines.
-  auto& c = cable_at(cabled.wiring, "leaf02", 6);
+  auto& c = cable_at(cabled_.wiring, "leaf02", 6);
   std::string spine = c.a.node == "leaf02" ? c.b.node : c.a.node;
   int spine_port = c.a.node == "leaf02" ? c.b.port : c.a.port;
   auto retrain = [&](const std::string& node, int port) {
-    std::string id = "\"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan, node).guid) + "\"";
+    std::string id = "\"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan_, node).guid) + "\"";
     size_t rec = text.find("Switch\t");
     while (rec != std::string::npos && text.compare(text.find('"', rec), id.size(), id) != 0)
       rec = text.find("Switch\t", rec + 1);
@@ -211,7 +211,7 @@ TEST_F(TopoCheckSim, LinkAt1xIsDegraded) {
 }
 
 TEST_F(TopoCheckSim, HostNotInThePlanIsUnknownNode) {
-  std::erase_if(plan.wiring.cables,
+  std::erase_if(plan_.wiring.cables,
                 [](const wiring::Cable& c) { return c.a.node == "host006 mlx5_0" || c.b.node == "host006 mlx5_0"; });
   SimFabric f(write("net", netfile_text()));
   EXPECT_EQ(check(f), (std::map<std::string, int>{{"unknown_node", 1}})) << summary_;
@@ -241,7 +241,7 @@ TEST_F(TopoCheckSim, CleanFabricWithoutSmIsOneNoSmFinding) {
   int rc = -1;
   EXPECT_EQ(check(f, {}, &rc), (std::map<std::string, int>{{"no_sm", 1}})) << summary_;
   EXPECT_EQ(rc, 1);
-  const std::string cables = std::to_string(plan.wiring.cables.size());
+  const std::string cables = std::to_string(plan_.wiring.cables.size());
   EXPECT_NE(summary_.find("the fabric (4 switches, 6 HCAs): " + cables + " of " + cables +
                           " cables are up but not activated"),
             std::string::npos)
@@ -274,7 +274,7 @@ TEST_F(TopoCheckSim, CableNotActivatedAfterReplugIsPortNotActive) {
   SimOptions o;
   o.opensm_args = {"-F", write("opensm.conf", "sweep_on_trap FALSE\n")};
   SimFabric f(write("net", netfile_text()), o);
-  const std::string leaf = "\"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan, "leaf01").guid) + "\"";
+  const std::string leaf = "\"" + wiring::ibsim_node_id(topo::NodeType::Switch, sw(plan_, "leaf01").guid) + "\"";
   f.console("Unlink " + leaf + "[5]");
   f.console("ReLink " + leaf + "[5]");
   int rc = -1;

@@ -121,7 +121,8 @@ TEST(JsonReader, IntegersOutsideTheirRangeFailInsteadOfWrapping) {
 TEST(JsonReader, TheTopLevelMustBeAnObject) {
   const nlohmann::json j = nlohmann::json::array();
   try {
-    JsonFields(j, [](const std::string& place, const std::string& what) { throw std::runtime_error(place + what); });
+    const JsonFields fields(
+        j, [](const std::string& place, const std::string& what) { throw std::runtime_error(place + what); });
     FAIL() << "an array was read as an object";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "expected an object");

@@ -24,55 +24,55 @@ namespace fs = std::filesystem;
 class GpuRegistrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    hca.add_device("soft0", SoftPort{});
-    rdma::DeviceList list(hca.api());
-    ctx = rdma::open_context(hca.api(), list.find("soft0"));
-    pd = rdma::alloc_pd(ctx);
-    request.device_ptr = memory.data();
-    request.length = memory.size();
-    request.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-    request.sysfs_root = sysfs.string();
-    request.export_dmabuf = [this](uint64_t base, size_t length) {
-      exported.push_back({base, length});
+    hca_.add_device("soft0", SoftPort{});
+    rdma::DeviceList list(hca_.api());
+    ctx_ = rdma::open_context(hca_.api(), list.find("soft0"));
+    pd_ = rdma::alloc_pd(ctx_);
+    request_.device_ptr = memory_.data();
+    request_.length = memory_.size();
+    request_.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+    request_.sysfs_root = sysfs_.string();
+    request_.export_dmabuf = [this](uint64_t base, size_t length) {
+      exported_.push_back({base, length});
       return ::eventfd(0, EFD_CLOEXEC);  // any open fd will do
     };
   }
   void add_peer_memory(const std::string& rel) {
-    fs::create_directories((sysfs / rel).parent_path());
-    std::ofstream(sysfs / rel) << "1.0\n";
+    fs::create_directories((sysfs_ / rel).parent_path());
+    std::ofstream(sysfs_ / rel) << "1.0\n";
   }
 
-  SoftHca hca;
-  rdma::Context ctx;
-  rdma::ProtectionDomain pd;
-  std::vector<char> memory = std::vector<char>(1 << 20);
-  TempDir tmp;
-  const fs::path sysfs = tmp.path();
-  cuda::GpuRegistrationRequest request;
-  std::vector<std::pair<uint64_t, size_t>> exported;
+  SoftHca hca_;
+  rdma::Context ctx_;
+  rdma::ProtectionDomain pd_;
+  std::vector<char> memory_ = std::vector<char>(1 << 20);
+  TempDir tmp_;
+  const fs::path sysfs_ = tmp_.path();
+  cuda::GpuRegistrationRequest request_;
+  std::vector<std::pair<uint64_t, size_t>> exported_;
 };
 
 TEST_F(GpuRegistrationTest, ProbeReadsTheErrno) {
-  EXPECT_EQ(rdma::probe_dmabuf(hca.api(), pd.get(), "soft0").state, rdma::DmaBuf::Supported);
-  hca.set_dmabuf_supported(false);
-  EXPECT_EQ(rdma::probe_dmabuf(hca.api(), pd.get(), "soft0").state, rdma::DmaBuf::Unsupported);
+  EXPECT_EQ(rdma::probe_dmabuf(hca_.api(), pd_.get(), "soft0").state, rdma::DmaBuf::Supported);
+  hca_.set_dmabuf_supported(false);
+  EXPECT_EQ(rdma::probe_dmabuf(hca_.api(), pd_.get(), "soft0").state, rdma::DmaBuf::Unsupported);
 }
 
 TEST_F(GpuRegistrationTest, DmabufIsPreferred) {
   add_peer_memory("module/nvidia_peermem/version");
-  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
+  rdma::MemoryRegion mr(&hca_.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::DmaBuf);
   EXPECT_EQ(r.how, "dma-buf");
-  EXPECT_EQ(mr->addr, memory.data());  // iova = the device pointer
-  EXPECT_EQ(mr->length, memory.size());
+  EXPECT_EQ(mr->addr, memory_.data());  // iova = the device pointer
+  EXPECT_EQ(mr->length, memory_.size());
 }
 
 TEST_F(GpuRegistrationTest, PeerMemoryWhenTheStackHasNoDmabuf) {
-  hca.set_dmabuf_supported(false);
+  hca_.set_dmabuf_supported(false);
   add_peer_memory("kernel/mm/memory_peers/nv_mem/version");
-  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
+  rdma::MemoryRegion mr(&hca_.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
   EXPECT_NE(r.how.find("nv_mem/version"), std::string::npos) << r.how;
   EXPECT_STREQ(cuda::to_string(r.path), "peer memory");
@@ -80,16 +80,16 @@ TEST_F(GpuRegistrationTest, PeerMemoryWhenTheStackHasNoDmabuf) {
 
 TEST_F(GpuRegistrationTest, PeerMemoryWhenTheDriverCannotExport) {
   add_peer_memory("kernel/mm/memory_peers/nv_mem_nc/version");
-  request.export_dmabuf = [](uint64_t, size_t) -> int { throw EnvironmentError("no cuMemGetHandleForAddressRange"); };
-  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  request_.export_dmabuf = [](uint64_t, size_t) -> int { throw EnvironmentError("no cuMemGetHandleForAddressRange"); };
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
+  rdma::MemoryRegion mr(&hca_.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
 }
 
 TEST_F(GpuRegistrationTest, RefusesWithBothReasonsWhenNeitherWorks) {
-  hca.set_dmabuf_supported(false);
+  hca_.set_dmabuf_supported(false);
   try {
-    cuda::register_gpu_memory(hca.api(), pd.get(), request);
+    cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
     FAIL() << "registered without dma-buf or peer memory";
   } catch (const EnvironmentError& e) {
     const std::string what = e.what();
@@ -98,22 +98,22 @@ TEST_F(GpuRegistrationTest, RefusesWithBothReasonsWhenNeitherWorks) {
     EXPECT_NE(what.find("no peer-memory API"), std::string::npos) << what;  // no memory_peers: dma-buf only
     EXPECT_EQ(e.code(), kExitEnvironment);
   }
-  EXPECT_TRUE(rdma::peer_memory_modules(sysfs.string()).empty());
+  EXPECT_TRUE(rdma::peer_memory_modules(sysfs_.string()).empty());
 }
 
 TEST_F(GpuRegistrationTest, ExportsThePageAlignedRangeAndRegistersTheOffset) {
-  request.device_ptr = memory.data() + 100;
-  request.length = 5000;
-  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  request_.device_ptr = memory_.data() + 100;
+  request_.length = 5000;
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
+  rdma::MemoryRegion mr(&hca_.api(), r.mr);
   const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const auto ptr = reinterpret_cast<uint64_t>(request.device_ptr);
-  ASSERT_EQ(exported.size(), 1u);
-  EXPECT_EQ(exported[0].first, ptr / page * page);
-  EXPECT_EQ(exported[0].first % page, 0u);
-  EXPECT_GE(exported[0].first + exported[0].second, ptr + 5000);
-  EXPECT_EQ(exported[0].second % page, 0u);
-  EXPECT_EQ(mr->addr, request.device_ptr);  // iova: the pointer itself
+  const auto ptr = reinterpret_cast<uint64_t>(request_.device_ptr);
+  ASSERT_EQ(exported_.size(), 1u);
+  EXPECT_EQ(exported_[0].first, ptr / page * page);
+  EXPECT_EQ(exported_[0].first % page, 0u);
+  EXPECT_GE(exported_[0].first + exported_[0].second, ptr + 5000);
+  EXPECT_EQ(exported_[0].second % page, 0u);
+  EXPECT_EQ(mr->addr, request_.device_ptr);  // iova: the pointer itself
 }
 
 TEST(GpuRegistration, DmabufRangeArithmetic) {
@@ -146,19 +146,19 @@ TEST(GpuRegistration, ChoiceIsValidated) {
 
 TEST_F(GpuRegistrationTest, ForcedPeerMemorySkipsDmabuf) {
   add_peer_memory("module/nvidia_peermem/version");
-  request.choice = cuda::RegistrationChoice::PeerMemory;
-  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca.api(), pd.get(), request);
-  rdma::MemoryRegion mr(&hca.api(), r.mr);
+  request_.choice = cuda::RegistrationChoice::PeerMemory;
+  const cuda::GpuRegistration r = cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
+  rdma::MemoryRegion mr(&hca_.api(), r.mr);
   EXPECT_EQ(r.path, cuda::RegistrationPath::PeerMemory);
-  EXPECT_TRUE(exported.empty());
+  EXPECT_TRUE(exported_.empty());
 }
 
 TEST_F(GpuRegistrationTest, ForcedDmabufDoesNotFallBack) {
   add_peer_memory("kernel/mm/memory_peers/nv_mem/version");
-  hca.set_dmabuf_supported(false);
-  request.choice = cuda::RegistrationChoice::DmaBuf;
+  hca_.set_dmabuf_supported(false);
+  request_.choice = cuda::RegistrationChoice::DmaBuf;
   try {
-    cuda::register_gpu_memory(hca.api(), pd.get(), request);
+    cuda::register_gpu_memory(hca_.api(), pd_.get(), request_);
     FAIL() << "fell back to peer memory";
   } catch (const EnvironmentError& e) {
     const std::string what = e.what();

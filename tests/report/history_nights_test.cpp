@@ -61,22 +61,22 @@ TEST(ReportHistoryNights, CablesNightByNightChangesAndGolden) {
 // Partial allocations: night 1 loads one half's cable, night 2 the other's and names night 1's
 // untested; a third cable no night loaded. The coverage says when each last carried a load.
 TEST(ReportHistoryNights, CoverageAddsUpOverPartialNights) {
-  const std::string kHalf2 = "host003 mlx5_0[1] - leaf02[1]", kUplink = "leaf01[33] - spine01[1]";
+  const std::string half2 = "host003 mlx5_0[1] - leaf02[1]", uplink = "leaf01[33] - spine01[1]";
   std::vector<NightRun> runs(2);
   runs[0] = {1, "n1", 100, "pass", {seen("cable", kCable)}};
-  runs[1] = {2, "n2", 200, "pass", {seen("cable", kHalf2)}};
-  const Nights n = nights_side_by_side(runs, 200, {kCable, kUplink});
+  runs[1] = {2, "n2", 200, "pass", {seen("cable", half2)}};
+  const Nights n = nights_side_by_side(runs, 200, {kCable, uplink});
   EXPECT_TRUE(n.cables.empty());  // no cable had a finding
   EXPECT_EQ(n.coverage.cables, 3u);
   EXPECT_EQ(n.coverage.loaded_latest, 1u);
   EXPECT_EQ(n.coverage.loaded_earlier, 1u);
   ASSERT_EQ(n.coverage.stale.size(), 2u);
-  EXPECT_EQ(n.coverage.stale[0].cable, kUplink);  // never loaded first
+  EXPECT_EQ(n.coverage.stale[0].cable, uplink);  // never loaded first
   EXPECT_EQ(n.coverage.stale[0].last_full_load, -1);
   EXPECT_EQ(n.coverage.stale[1].cable, kCable);
   EXPECT_EQ(n.coverage.stale[1].last_full_load, 0);
 
-  const Nights one = nights_side_by_side(runs, 1, {kCable, kUplink});
+  const Nights one = nights_side_by_side(runs, 1, {kCable, uplink});
   EXPECT_EQ(one.coverage.stale.size(), 1u);
   EXPECT_EQ(one.coverage.stale_left_out, 1u);
 }

@@ -27,17 +27,17 @@ class RunAdaptive : public ::testing::Test {
   static void TearDownTestSuite() { delete design; }
   static wiring::FatTreeDesign* design;
 
-  testing::TempDir tmp;
-  std::string out = tmp.path() + "/run";
+  testing::TempDir tmp_;
+  std::string out_ = tmp_.path() + "/run";
 
   int run(const std::string& degrade) {
-    const std::string net = tmp.path() + "/design.net", csv = tmp.path() + "/design.csv";
+    const std::string net = tmp_.path() + "/design.net", csv = tmp_.path() + "/design.csv";
     write_file_atomic(net, wiring::to_ibsim_netfile(*design));
     write_file_atomic(csv, wiring::to_csv(design->wiring));
     run::RunOptions o;
     o.burn.transport = burn::TransportKind::Sim;
     o.burn.duration = std::chrono::milliseconds(1);
-    o.burn.out_dir = out;
+    o.burn.out_dir = out_;
     o.burn.quiet = true;
     o.routes.routes.fabric.files = {net};
     o.routes.routes.routing = "adaptive";
@@ -48,7 +48,7 @@ class RunAdaptive : public ::testing::Test {
 
   // cables.csv's rows without the header.
   std::vector<std::string> cables() const {
-    std::istringstream in(read_file(out + "/cables.csv"));
+    std::istringstream in(read_file(out_ + "/cables.csv"));
     std::vector<std::string> rows;
     std::string line;
     std::getline(in, line);
@@ -62,11 +62,11 @@ TEST_F(RunAdaptive, LeafUplinkAtAQuarterIsTheOneCableNamedAndNoHostIsDrained) {
   // pod1-leaf03's uplink 37 (uplinks are ports 33..64) to a spine of pod 1.
   ASSERT_EQ(run("pod1-leaf03[37]=0.25"), 1);
   const auto rows = cables();
-  ASSERT_EQ(rows.size(), 1u) << read_file(out + "/cables.csv");
+  ASSERT_EQ(rows.size(), 1u) << read_file(out_ + "/cables.csv");
   EXPECT_NE(rows[0].find("\"pod1-leaf03\",37,"), std::string::npos) << rows[0];
   EXPECT_NE(rows[0].find("port counters"), std::string::npos) << rows[0];
-  EXPECT_EQ(read_file(out + "/drain.txt"), "");
-  const auto s = nlohmann::json::parse(read_file(out + "/summary.json"));
+  EXPECT_EQ(read_file(out_ + "/drain.txt"), "");
+  const auto s = nlohmann::json::parse(read_file(out_ + "/summary.json"));
   int named = 0;
   for (const auto& f : s["findings"]) {
     if (f["kind"] != "suspect_cable") continue;

@@ -69,29 +69,29 @@ const wiring::Cable& cable_at(const wiring::Wiring& w, const std::string& node, 
 
 class RunSim : public ::testing::Test {
  protected:
-  wiring::FatTreeDesign plan = design();
-  wiring::FatTreeDesign cabled = plan;
-  ibburn::testing::TempDir tmp;
-  const std::string dir = tmp.path();
-  std::string out = dir + "/run";
+  wiring::FatTreeDesign plan_ = design();
+  wiring::FatTreeDesign cabled_ = plan_;
+  ibburn::testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
+  std::string out_ = dir_ + "/run";
 
   void SetUp() override {
     if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
   }
 
   std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
+    std::ofstream(dir_ + "/" + name) << text;
+    return dir_ + "/" + name;
   }
 
   std::unique_ptr<SimFabric> start() {
     SimOptions o;
     o.opensm_args = {"-R", "ftree"};
-    return std::make_unique<SimFabric>(write("net", wiring::to_ibsim_netfile(cabled)), o);
+    return std::make_unique<SimFabric>(write("net", wiring::to_ibsim_netfile(cabled_)), o);
   }
 
   std::string sim_id(topo::NodeType t, const std::string& name) const {
-    return wiring::ibsim_node_id(t, guid_of(plan, name));
+    return wiring::ibsim_node_id(t, guid_of(plan_, name));
   }
 
   // `ibburn run` on the live fabric with the design's wiring list and names; `during_stage_1`
@@ -101,17 +101,17 @@ class RunSim : public ::testing::Test {
                              const std::map<std::string, std::string>& env = {}) {
     std::vector<std::string> argv = {kIbburn,           "run",
                                      "--transport",     "sim",
-                                     "--wiring",        write("plan.csv", wiring::to_csv(plan.wiring)),
-                                     "--node-name-map", write("names", wiring::node_name_map(plan).to_text()),
+                                     "--wiring",        write("plan.csv", wiring::to_csv(plan_.wiring)),
+                                     "--node-name-map", write("names", wiring::node_name_map(plan_).to_text()),
                                      "--sim-console",   f.console_path(),
-                                     "--out",           out,
+                                     "--out",           out_,
                                      "--quiet"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     std::thread inject;
     if (during_stage_1)
       inject = std::thread([&] {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (!std::filesystem::exists(out + "/counters-before.json") && std::chrono::steady_clock::now() < deadline)
+        while (!std::filesystem::exists(out_ + "/counters-before.json") && std::chrono::steady_clock::now() < deadline)
           std::this_thread::sleep_for(std::chrono::milliseconds(20));
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         during_stage_1();
@@ -121,14 +121,14 @@ class RunSim : public ::testing::Test {
     return r;
   }
 
-  nlohmann::json summary() const { return nlohmann::json::parse(read(out + "/summary.json")); }
+  nlohmann::json summary() const { return nlohmann::json::parse(read(out_ + "/summary.json")); }
 
   // The job's process: its command line names this test's output directory.
   void signal_job(int sig) const {
     for (const auto& p : std::filesystem::directory_iterator("/proc")) {
       const std::string cmdline = read(p.path().string() + "/cmdline");
       if (cmdline.find(std::string("run") + '\0' + "--transport") != std::string::npos &&
-          cmdline.find(out) != std::string::npos)
+          cmdline.find(out_) != std::string::npos)
         ::kill(std::stoi(p.path().filename().string()), sig);
     }
   }
@@ -153,9 +153,9 @@ TEST_F(RunSim, CleanFabricPassesWithCoverageFromCounters) {
   EXPECT_EQ(kinds().count("not_exercised"), 0u) << s["findings"].dump(1);
   for (const char* file :
        {"topo.json", "counters-before.json", "counters-stage-1.json", "report.html", "ibburn.prom", "results.jsonl"})
-    EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
-  EXPECT_EQ(read(out + "/drain.txt"), "");
-  EXPECT_EQ(read(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
+    EXPECT_TRUE(std::filesystem::exists(out_ + "/" + file)) << file;
+  EXPECT_EQ(read(out_ + "/drain.txt"), "");
+  EXPECT_EQ(read(out_ + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
 }
 
 TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
@@ -179,12 +179,12 @@ TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
       EXPECT_GT(x["details"]["symbol_errors_per_bit"].get<double>(), 0);
     }
   EXPECT_TRUE(spine_end) << summary()["findings"].dump(1);
-  const std::string drain = read(out + "/drain.txt");
+  const std::string drain = read(out_ + "/drain.txt");
   EXPECT_TRUE(drain.starts_with("host002\terrors_under_load: ")) << drain;
   EXPECT_EQ(std::count(drain.begin(), drain.end(), '\n'), 1) << drain;
-  const std::string cables = read(out + "/cables.csv");
-  const auto& isl = cable_at(plan.wiring, "leaf01", 5);
-  const auto& hca = cable_at(plan.wiring, "host002 mlx5_0", 1);
+  const std::string cables = read(out_ + "/cables.csv");
+  const auto& isl = cable_at(plan_.wiring, "leaf01", 5);
+  const auto& hca = cable_at(plan_.wiring, "host002 mlx5_0", 1);
   EXPECT_NE(cables.find(",\"" + isl.label + "\",reseat,"), std::string::npos) << cables;
   EXPECT_NE(cables.find(",\"" + hca.label + "\",reseat,"), std::string::npos) << cables;
   EXPECT_EQ(std::count(cables.begin(), cables.end(), '\n'), 3) << cables;
@@ -209,7 +209,7 @@ TEST_F(RunSim, CableAtAQuarterIsLocalised) {
 }
 
 TEST_F(RunSim, MiswiredCableIsATopoFindingAndTheBurnStillRuns) {
-  auto& c = const_cast<wiring::Cable&>(cable_at(cabled.wiring, "leaf01", 5));
+  auto& c = const_cast<wiring::Cable&>(cable_at(cabled_.wiring, "leaf01", 5));
   auto& end = c.a.node == "leaf01" ? c.b : c.a;
   end.node = end.node == "spine01" ? "spine02" : "spine01";
   end.port = 7;  // free on both spines
@@ -218,14 +218,14 @@ TEST_F(RunSim, MiswiredCableIsATopoFindingAndTheBurnStillRuns) {
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(kinds()["miswired"], 1) << summary()["findings"].dump(1);
   EXPECT_GE(summary()["stages_run"].get<int>(), 1);
-  EXPECT_NE(read(out + "/cables.csv").find(",recable,"), std::string::npos);
+  EXPECT_NE(read(out_ + "/cables.csv").find(",recable,"), std::string::npos);
 }
 
 TEST_F(RunSim, SplitFabricStopsBeforeAnyTraffic) {
   // leaf01 reaches only spine01, leaf02 only spine02: two islands, opensm in host001's.
   for (auto [leaf, keep, other] : {std::tuple{"leaf01", "spine01", "spine02"}, {"leaf02", "spine02", "spine01"}}) {
     int free_port = 5;
-    for (auto& c : cabled.wiring.cables) {
+    for (auto& c : cabled_.wiring.cables) {
       auto* up = c.a.node == leaf ? &c.b : c.b.node == leaf ? &c.a : nullptr;
       if (up && up->node == other) *up = {keep, free_port++};
     }
@@ -237,8 +237,8 @@ TEST_F(RunSim, SplitFabricStopsBeforeAnyTraffic) {
   auto s = summary();
   EXPECT_EQ(s["job"]["outcome"], "stopped");
   EXPECT_EQ(s["stages_run"], 0);
-  EXPECT_EQ(read(out + "/results.jsonl"), "");
-  EXPECT_TRUE(std::filesystem::exists(out + "/drain.txt"));
+  EXPECT_EQ(read(out_ + "/results.jsonl"), "");
+  EXPECT_TRUE(std::filesystem::exists(out_ + "/drain.txt"));
 }
 
 TEST_F(RunSim, ASpineUnlinkedMidStageIsOneFindingWithItsCablesAndFails) {
@@ -270,15 +270,15 @@ TEST_F(RunSim, ACableUnlinkedBetweenSwitchesThatStillAnswerIsOneCableFinding) {
   const nlohmann::json s = summary();
   EXPECT_EQ(kinds(), (std::map<std::string, int>{{"link_down", 1}})) << s["findings"].dump(1);
   const auto& x = s["findings"][0];
-  const auto& c = cable_at(plan.wiring, "leaf01", 5);
+  const auto& c = cable_at(plan_.wiring, "leaf01", 5);
   const auto& spine = c.a.node == "leaf01" ? c.b : c.a;
   EXPECT_EQ(x["message"].get<std::string>().rfind("cable leaf01[5] - " + spine.node + "[" + std::to_string(spine.port) +
                                                       "] went down during stage 1: leaf01[5] Down",
                                                   0),
             0u)
       << x.dump(1);
-  EXPECT_NE(read(out + "/cables.csv").find(",\"" + c.label + "\",replace,"), std::string::npos)
-      << read(out + "/cables.csv");
+  EXPECT_NE(read(out_ + "/cables.csv").find(",\"" + c.label + "\",replace,"), std::string::npos)
+      << read(out_ + "/cables.csv");
 }
 
 TEST_F(RunSim, TheSubnetManagerKilledMidStageIsOneWarning) {
@@ -297,10 +297,10 @@ TEST_F(RunSim, TheSubnetManagerKilledMidStageIsOneWarning) {
 TEST_F(RunSim, MalformedWiringIsExit2BeforeTheFabricIsTouched) {
   auto f = start();
   write("bad.csv", "a_node,a_port,b_node,b_port\nleaf01,x,spine01,1\n");
-  auto r = f->run({kIbburn, "run", "--transport", "sim", "--wiring", dir + "/bad.csv", "--out", out});
+  auto r = f->run({kIbburn, "run", "--transport", "sim", "--wiring", dir_ + "/bad.csv", "--out", out_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("bad.csv:2"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(out + "/counters-before.json"));
+  EXPECT_FALSE(std::filesystem::exists(out_ + "/counters-before.json"));
 }
 
 TEST_F(RunSim, SuspectWithErrorsUnderLoadIsCorroboratedByItsCounters) {
@@ -333,7 +333,7 @@ TEST_F(RunSim, CtrlCLeavesACompleteSummaryAndTheLists) {
   EXPECT_EQ(s["job"]["outcome"], "interrupted");
   EXPECT_TRUE(s["interrupted"].get<bool>());
   for (const char* file : {"drain.txt", "cables.csv", "counters-before.json", "report.html"})
-    EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
+    EXPECT_TRUE(std::filesystem::exists(out_ + "/" + file)) << file;
 }
 
 // Killed mid-stage (no handler runs): the summary written before stage 1 still says running,
@@ -343,7 +343,7 @@ TEST_F(RunSim, KilledRunReportsIncomplete) {
   auto r = run(*f, {"--duration", "60s"}, [&] {
     // results.jsonl's header comes right before the summary written before stage 1.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!std::filesystem::exists(out + "/results.jsonl") && std::chrono::steady_clock::now() < deadline)
+    while (!std::filesystem::exists(out_ + "/results.jsonl") && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     signal_job(SIGKILL);
@@ -353,17 +353,17 @@ TEST_F(RunSim, KilledRunReportsIncomplete) {
   EXPECT_EQ(s["state"], "running");
   EXPECT_EQ(s["stages_run"], 0);
   EXPECT_EQ(s["job"]["outcome"], "running");
-  const auto rep = f->run({kIbburn, "report", out, "-o", dir + "/killed.html"});
+  const auto rep = f->run({kIbburn, "report", out_, "-o", dir_ + "/killed.html"});
   EXPECT_EQ(rep.exit_code, 1) << rep.err;
   EXPECT_NE(rep.err.find("INCOMPLETE: summary.json says running: 0 of "), std::string::npos) << rep.err;
-  EXPECT_NE(read(dir + "/killed.html").find(">INCOMPLETE<"), std::string::npos);
+  EXPECT_NE(read(dir_ + "/killed.html").find(">INCOMPLETE<"), std::string::npos);
 }
 
 TEST_F(RunSim, HistorySaysWhatIsNewSinceThePreviousRun) {
   auto f = start();
-  const std::string db = dir + "/history.sqlite";
+  const std::string db = dir_ + "/history.sqlite";
   ASSERT_EQ(run(*f, {"--duration", "500ms", "--history", db}).exit_code, 0);
-  out = dir + "/run2";
+  out_ = dir_ + "/run2";
   auto r = run(*f, {"--duration", "2s", "--probes", "0", "--history", db}, [&] {
     f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, "host002 mlx5_0") +
                "\"[1] PortCounters.SymbolErrorCounter=300");
@@ -376,7 +376,7 @@ TEST_F(RunSim, HistorySaysWhatIsNewSinceThePreviousRun) {
             fresh.end())
       << changes.dump(1);
   EXPECT_TRUE(changes["recovered"].empty()) << changes.dump(1);
-  EXPECT_NE(read(out + "/report.html").find("Since run 1: "), std::string::npos);
+  EXPECT_NE(read(out_ + "/report.html").find("Since run 1: "), std::string::npos);
 }
 
 }  // namespace

@@ -28,13 +28,13 @@ std::string slurp(const std::string& path) {
 
 class RunSystemic : public ::testing::Test {
  protected:
-  ibburn::testing::TempDir tmp;
-  const std::string dir = tmp.path();
-  const std::string out = dir + "/run";
+  ibburn::testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
+  const std::string out_ = dir_ + "/run";
 
   std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir + "/" + name) << text;
-    return dir + "/" + name;
+    std::ofstream(dir_ + "/" + name) << text;
+    return dir_ + "/" + name;
   }
 
   // The job over `design`'s netfile (what the fabric trains) against `plan`; its exit code.
@@ -43,14 +43,14 @@ class RunSystemic : public ::testing::Test {
         std::string(IBBURN_BINARY_DIR) + "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet";
     cmd += " --fabric '" + write("design.net", wiring::to_ibsim_netfile(design)) + "'";
     cmd += " --node-name-map '" + write("design.map", wiring::node_name_map(design).to_text()) + "'";
-    cmd += " --wiring '" + write("plan.csv", wiring::to_csv(plan)) + "' --out '" + out + "'";
+    cmd += " --wiring '" + write("plan.csv", wiring::to_csv(plan)) + "' --out '" + out_ + "'";
     for (const auto& a : extra) cmd += " '" + a + "'";
-    cmd += " >" + dir + "/stdout 2>" + dir + "/stderr";
+    cmd += " >" + dir_ + "/stdout 2>" + dir_ + "/stderr";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
-  nlohmann::json findings() const { return nlohmann::json::parse(slurp(out + "/summary.json"))["findings"]; }
+  nlohmann::json findings() const { return nlohmann::json::parse(slurp(out_ + "/summary.json"))["findings"]; }
 
   std::map<std::string, int> kinds() const {
     std::map<std::string, int> k;
@@ -70,7 +70,7 @@ wiring::FatTreeDesign field_notes(topo::Speed speed) {
 // 511 hosts in drain.txt.
 TEST_F(RunSystemic, FabricWideRateIsOneFindingAndDrainsNobody) {
   const auto design = field_notes(topo::Speed::NDR);
-  ASSERT_EQ(run(design, design.wiring), 1) << slurp(dir + "/stderr");
+  ASSERT_EQ(run(design, design.wiring), 1) << slurp(dir_ + "/stderr");
   EXPECT_EQ(kinds(), (std::map<std::string, int>{{"systemic", 1}})) << findings().dump(1).substr(0, 2000);
   const auto f = findings()[0];
   EXPECT_EQ(f["details"]["scope"]["type"], "fabric");
@@ -79,10 +79,10 @@ TEST_F(RunSystemic, FabricWideRateIsOneFindingAndDrainsNobody) {
                 "the fabric: all 12,280 cables run at 4xHDR, the plan says 4xNDR: one cause for the whole fabric", 0),
             0u)
       << f["message"];
-  EXPECT_EQ(slurp(out + "/drain.txt"), "");
-  EXPECT_EQ(slurp(out + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
+  EXPECT_EQ(slurp(out_ + "/drain.txt"), "");
+  EXPECT_EQ(slurp(out_ + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
   // topo.json holds the topo check's findings, grouped the same way.
-  EXPECT_EQ(nlohmann::json::parse(slurp(out + "/topo.json"))["findings"].size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(slurp(out_ + "/topo.json"))["findings"].size(), 1u);
 }
 
 // Everything trains at 4xHDR as planned, except that the plan says 4xNDR for rail mlx5_3.
@@ -96,7 +96,7 @@ TEST_F(RunSystemic, OneRailIsOneFindingAndDrainsNobody) {
       ++rail;
     }
   ASSERT_EQ(rail, 511u);
-  ASSERT_EQ(run(design, plan), 1) << slurp(dir + "/stderr");
+  ASSERT_EQ(run(design, plan), 1) << slurp(dir_ + "/stderr");
   EXPECT_EQ(kinds(), (std::map<std::string, int>{{"systemic", 1}})) << findings().dump(1).substr(0, 2000);
   const auto f = findings()[0];
   EXPECT_EQ(f["details"]["scope"]["type"], "rail");
@@ -105,7 +105,7 @@ TEST_F(RunSystemic, OneRailIsOneFindingAndDrainsNobody) {
                 "rail mlx5_3: all 511 HCA cables run at 4xHDR, the plan says 4xNDR: one cause for the rail", 0),
             0u)
       << f["message"];
-  EXPECT_EQ(slurp(out + "/drain.txt"), "");
+  EXPECT_EQ(slurp(out_ + "/drain.txt"), "");
 }
 
 // Three HCA cables below the plan are three faults, each draining its host: past --max-drain 2
@@ -120,14 +120,14 @@ TEST_F(RunSystemic, DrainGuardHoldsPastMaxDrain) {
   for (auto& c : plan.cables)
     if (slow < 3 && (c.a.node.rfind("host", 0) == 0 || c.b.node.rfind("host", 0) == 0))
       c.rate = topo::LinkRate{topo::Width::X4, topo::Speed::NDR}, ++slow;
-  ASSERT_EQ(run(design, plan, {"--max-drain", "3"}), 1) << slurp(dir + "/stderr");
+  ASSERT_EQ(run(design, plan, {"--max-drain", "3"}), 1) << slurp(dir_ + "/stderr");
   EXPECT_EQ(kinds(), (std::map<std::string, int>{{"degraded", 3}}));
-  const std::string drained = slurp(out + "/drain.txt");
+  const std::string drained = slurp(out_ + "/drain.txt");
   EXPECT_EQ(std::count(drained.begin(), drained.end(), '\n'), 3) << drained;
 
-  ASSERT_EQ(run(design, plan, {"--max-drain", "2"}), 1) << slurp(dir + "/stderr");
+  ASSERT_EQ(run(design, plan, {"--max-drain", "2"}), 1) << slurp(dir_ + "/stderr");
   EXPECT_EQ(kinds(), (std::map<std::string, int>{{"degraded", 3}, {"drain_limit", 1}}));
-  const std::string drain = slurp(out + "/drain.txt");
+  const std::string drain = slurp(out_ + "/drain.txt");
   EXPECT_EQ(drain.rfind("# not drained: 3 of the job's 8 hosts would be drained, more than --max-drain allows (2)", 0),
             0u)
       << drain;
@@ -135,8 +135,8 @@ TEST_F(RunSystemic, DrainGuardHoldsPastMaxDrain) {
   EXPECT_NE(drain.find("\n# host00"), std::string::npos) << drain;
 
   EXPECT_EQ(run(design, plan, {"--max-drain", "5x"}), 2);
-  EXPECT_NE(slurp(dir + "/stderr").find("--max-drain: '5x' is not a count of hosts"), std::string::npos)
-      << slurp(dir + "/stderr");
+  EXPECT_NE(slurp(dir_ + "/stderr").find("--max-drain: '5x' is not a count of hosts"), std::string::npos)
+      << slurp(dir_ + "/stderr");
 }
 
 }  // namespace
