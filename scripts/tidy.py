@@ -80,7 +80,7 @@ def main():
     salt = (version + header_filter.replace(ROOT, "<root>")).encode()
     configs = subprocess.run(["git", "-C", ROOT, "ls-files", "--", ".clang-tidy", "*/.clang-tidy"],
                              check=True, capture_output=True, text=True).stdout.split()
-    for config in sorted(configs):  # the project's checks and the tests' one exception
+    for config in sorted(configs):  # every .clang-tidy git tracks (today only the root's)
         with open(os.path.join(ROOT, config), "rb") as f:
             salt += config.encode() + f.read()
     cache = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "ibburn-tidy")
