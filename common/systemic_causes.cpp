@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/finding_details.h"
+
 namespace ibburn {
 namespace {
 
@@ -28,9 +30,9 @@ json shared_evidence(const Finding& f) {
   if (f.kind == FindingKind::Degraded) {
     for (const char* key : {"active", "planned", "supported"})
       if (f.details.contains(key)) e[key] = f.details[key];
-  } else if (f.details.contains("rise") && f.details["rise"].is_object()) {
+  } else if (f.kind == FindingKind::ErrorsUnderLoad) {
     json rose = json::array();
-    for (const auto& [counter, value] : f.details["rise"].items()) rose.push_back(counter);
+    for (const auto& [counter, value] : details_of<FindingKind::ErrorsUnderLoad>(f).rise) rose.push_back(counter);
     e["rose"] = rose;
   }
   return e;

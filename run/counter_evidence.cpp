@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "common/finding_details.h"
 #include "plan/burn_localize.h"
 
 namespace ibburn::run {
@@ -79,15 +80,16 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
   for (const auto& d : deltas) {
     const counters::PortSample& p = *d.now;
     std::vector<std::string> rose;
-    nlohmann::json rise = nlohmann::json::object();
+    ErrorsUnderLoadDetails evidence;
+    evidence.stage = stage;
     for (size_t i = 0; i < counters::kErrorCounterCount; ++i) {
       const Counter c = counters::counter_at(i);
       if (!judged_under_load(c) || !d.delta.has(c) || d.delta.get(c) == 0) continue;
-      rise[counters::counter_name(c)] = d.delta.get(c);
+      evidence.rise[counters::counter_name(c)] = d.delta.get(c);
       if (rules.counts.exceeded(c, d.delta.get(c)))
         rose.push_back(fmt::format("{} +{}", counters::counter_name(c), d.delta.get(c)));
     }
-    if (rise.empty()) continue;
+    if (evidence.rise.empty()) continue;
     // Words of 4 octets, as the data counters count.
     const bool has_data = d.delta.has(Counter::PortRcvData) && d.delta.has(Counter::PortXmitData);
     const double rcv_bits = has_data ? 32.0 * static_cast<double>(d.delta.get(Counter::PortRcvData)) : 0;
@@ -109,12 +111,11 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
     f.message = fmt::format("stage {}: {}{} under load: {} ({:.3g} Gbit received, {:.3g} Gbit sent in the window)",
                             stage, ref_name(p.ref()), p.peer ? " (cable to " + ref_name(*p.peer) + ")" : "",
                             fmt::join(rose, ", "), rcv_bits / 1e9, xmit_bits / 1e9);
-    f.details = {{"stage", stage},
-                 {"rise", rise},
-                 {"bits_received", rcv_bits},
-                 {"bits_sent", xmit_bits},
-                 {"seconds", d.hours * 3600}};
-    if (ber) f.details["symbol_errors_per_bit"] = *ber;
+    evidence.bits_received = rcv_bits;
+    evidence.bits_sent = xmit_bits;
+    evidence.seconds = d.hours * 3600;
+    evidence.symbol_errors_per_bit = ber;
+    f.details = evidence;
     out.push_back(std::move(f));
   }
   return out;

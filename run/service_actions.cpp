@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/finding_details.h"
 #include "report/history.h"
 #include "run/health_evidence.h"
 
@@ -23,8 +24,9 @@ std::string csv_field(const std::string& s) {
 
 // Errors under load whose link went down on the way (its counters say so).
 bool link_went_down(const Finding& f) {
-  return f.kind == FindingKind::ErrorsUnderLoad && f.details.contains("rise") &&
-         (f.details["rise"].contains("LinkDownedCounter") || f.details["rise"].contains("LinkErrorRecoveryCounter"));
+  if (f.kind != FindingKind::ErrorsUnderLoad) return false;
+  const auto rise = details_of<FindingKind::ErrorsUnderLoad>(f).rise;
+  return rise.contains("LinkDownedCounter") || rise.contains("LinkErrorRecoveryCounter");
 }
 
 std::string action_for(const Finding& f, bool failed_before) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/finding_details.h"
 #include "report/history.h"
 
 namespace ibburn::run {
@@ -46,8 +47,10 @@ std::string state_text(const PortSample& p) {
 // vanished switch's LID among them, at the vantage point's leaf, every sweep from then on):
 // relay errors and discards alone, in or after the stage of a change, are that change's doing.
 bool routing_only(const Finding& f) {
-  if (f.kind != FindingKind::ErrorsUnderLoad || !f.details.contains("rise") || f.details["rise"].empty()) return false;
-  for (const auto& [counter, rise] : f.details["rise"].items())
+  if (f.kind != FindingKind::ErrorsUnderLoad) return false;
+  const auto rise = details_of<FindingKind::ErrorsUnderLoad>(f).rise;
+  if (rise.empty()) return false;
+  for (const auto& [counter, count] : rise)
     if (counter != counters::counter_name(Counter::PortRcvSwitchRelayErrors) &&
         counter != counters::counter_name(Counter::PortXmitDiscards))
       return false;
@@ -242,7 +245,7 @@ void TopologyWatch::absorb(std::vector<Finding>& findings) {
       if (auto it = affected_ref_.find({r.node, r.port}); it != affected_ref_.end()) return it->second;
     if (!routing_only(f)) return std::nullopt;
     for (size_t c = findings_.size(); c-- > 0;)
-      if (findings_[c].details.value("stage", 0) <= f.details.value("stage", 0)) return c;
+      if (findings_[c].details.value("stage", 0) <= details_of<FindingKind::ErrorsUnderLoad>(f).stage) return c;
     return std::nullopt;
   };
   std::vector<Finding> kept;

@@ -7,6 +7,8 @@
 
 #include <map>
 
+#include "common/finding_details.h"
+
 using namespace ibburn;
 using ::testing::StartsWith;
 
@@ -183,7 +185,7 @@ TEST(SystemicCauses, ACableCountsOnceWhateverTheStages) {
         Finding f;
         f.kind = FindingKind::ErrorsUnderLoad;
         f.ports = {c.first, c.second};
-        f.details = {{"stage", stage}, {"rise", {{"PortRcvErrors", 10 + stage}}}};
+        f.details = ErrorsUnderLoadDetails{.stage = stage, .rise = {{"PortRcvErrors", 10u + stage}}};
         in.push_back(f);
       }
   ASSERT_EQ(in.size(), 16u);

@@ -3,6 +3,7 @@
 // what changed since the previous run.
 #include <gtest/gtest.h>
 
+#include "common/finding_details.h"
 #include "counters/counter_delta.h"
 #include "plan/cable_index.h"
 #include "report/history.h"
@@ -152,12 +153,12 @@ TEST(ServiceActions, HostsAndCablesFromEveryKindOfEvidence) {
        Severity::Error,
        "host002 cable errors",
        {{"host002 mlx5_0", 1}, {"leaf01", 2}},
-       {}},
+       ErrorsUnderLoadDetails{.stage = 1, .rise = {{"SymbolErrorCounter", 7}}}},
       {FindingKind::ErrorsUnderLoad,
        Severity::Error,
        "leaf01[5] link went down",
        {{"leaf01", 5}, {"spine01", 1}},
-       {{"rise", {{"LinkDownedCounter", 1}}}}},
+       ErrorsUnderLoadDetails{.stage = 1, .rise = {{"LinkDownedCounter", 1}}}},
       {FindingKind::Swapped, Severity::Error, "exchange plugs", {{"leaf02", 1}, {"host003 mlx5_0", 1}}, {}},
       {FindingKind::SuspectCable, Severity::Warning, "ambiguous", {{"leaf02", 6}, {"spine02", 2}}, {}},
       {FindingKind::NotExercised, Severity::Error, "routes differ", {{"host004 mlx5_0", 1}, {"leaf02", 4}}, {}},

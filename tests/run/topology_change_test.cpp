@@ -3,6 +3,7 @@
 // far ends' errors under load become details of the cause, nothing changed is nothing.
 #include <gtest/gtest.h>
 
+#include "common/finding_details.h"
 #include "counters/sweep.h"
 #include "plan/cable_index.h"
 #include "run/topology_change.h"
@@ -96,6 +97,7 @@ TEST(TopologyWatch, ASwitchThatDroppedOutIsOneFindingWithItsCables) {
   std::vector<Finding> elsewhere(1);
   elsewhere[0].kind = FindingKind::ErrorsUnderLoad;
   elsewhere[0].ports = {{"leaf02", 4}, {"spine02", 2}};
+  elsewhere[0].details = ErrorsUnderLoadDetails{.stage = 1, .rise = {{"SymbolErrorCounter", 3}}};
   errors.push_back(elsewhere[0]);
   w.absorb(errors);
   ASSERT_EQ(errors.size(), 1u);
@@ -116,12 +118,12 @@ TEST(TopologyWatch, RelayErrorsFromTheStageOfAChangeOnArePartOfIt) {
   now.drop("spine01");
   ASSERT_EQ(w.compare(now.snap, 2), 1u);
   // The sweep's MADs to spine01's LID, discarded by the vantage point's leaf.
-  auto relayed = [](int stage, nlohmann::json rise) {
+  auto relayed = [](int stage, std::map<std::string, uint64_t> rise) {
     return Finding{FindingKind::ErrorsUnderLoad,
                    Severity::Error,
                    "relay",
                    {{"leaf01", 1}, {"host001 mlx5_0", 1}},
-                   {{"stage", stage}, {"rise", std::move(rise)}}};
+                   ErrorsUnderLoadDetails{.stage = stage, .rise = std::move(rise)}};
   };
   std::vector<Finding> errors = {relayed(2, {{"PortRcvSwitchRelayErrors", 96}}), relayed(3, {{"PortXmitDiscards", 4}}),
                                  relayed(1, {{"PortRcvSwitchRelayErrors", 3}}),  // before it: its own

@@ -1,0 +1,72 @@
+// Typed finding details: the struct and the JSON on disk say the same, and details missing a
+// field are refused naming the kind and the field.
+#include "common/finding_details.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace ibburn;
+using ::testing::HasSubstr;
+
+namespace {
+
+Finding errors_under_load(const ErrorsUnderLoadDetails& d) {
+  Finding f;
+  f.kind = FindingKind::ErrorsUnderLoad;
+  f.details = d;
+  return f;
+}
+
+// What the message of the std::invalid_argument details_of throws says.
+std::string refusal(const Finding& f) {
+  try {
+    details_of<FindingKind::ErrorsUnderLoad>(f);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(FindingDetails, ErrorsUnderLoadRoundTripsWithTheKeysOnDisk) {
+  const ErrorsUnderLoadDetails d{.stage = 2,
+                                 .rise = {{"SymbolErrorCounter", 50}, {"LinkDownedCounter", 1}},
+                                 .bits_received = 1e12,
+                                 .bits_sent = 2e12,
+                                 .seconds = 600,
+                                 .symbol_errors_per_bit = 5e-11};
+  const Finding f = errors_under_load(d);
+  EXPECT_EQ(f.details.dump(),
+            R"({"bits_received":1000000000000.0,"bits_sent":2000000000000.0,"rise":{"LinkDownedCounter":1,)"
+            R"("SymbolErrorCounter":50},"seconds":600.0,"stage":2,"symbol_errors_per_bit":5e-11})");
+  EXPECT_EQ(details_of<FindingKind::ErrorsUnderLoad>(f), d);
+  EXPECT_EQ(details_of<FindingKind::ErrorsUnderLoad>(finding_from_json(to_json(f))), d);
+}
+
+TEST(FindingDetails, ErrorsUnderLoadWithoutADataRateLeavesItOut) {
+  const ErrorsUnderLoadDetails d{.stage = 1, .rise = {{"PortRcvErrors", 3}}};
+  const Finding f = errors_under_load(d);
+  EXPECT_FALSE(f.details.contains("symbol_errors_per_bit"));
+  EXPECT_EQ(details_of<FindingKind::ErrorsUnderLoad>(f), d);
+}
+
+TEST(FindingDetails, AMissingOrMistypedFieldIsRefusedNamingIt) {
+  for (const char* field : {"stage", "rise", "bits_received", "bits_sent", "seconds"}) {
+    Finding f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
+    f.details.erase(field);
+    EXPECT_EQ(refusal(f), std::string("errors_under_load details: missing field '") + field + "'");
+  }
+  Finding f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
+  f.details["stage"] = "one";
+  EXPECT_EQ(refusal(f), "errors_under_load details: mistyped field 'stage'");
+  f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
+  f.details["rise"]["PortRcvErrors"] = -3;
+  EXPECT_EQ(refusal(f), "errors_under_load details: mistyped field 'rise.PortRcvErrors'");
+}
+
+TEST(FindingDetails, AFindingOfAnotherKindIsRefused) {
+  Finding f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
+  f.kind = FindingKind::Degraded;
+  EXPECT_THAT(refusal(f), HasSubstr("details of errors_under_load asked of a degraded finding"));
+}
