@@ -2,26 +2,19 @@
 
 #include <stdexcept>
 
+#include "common/json_fields.h"
+
 namespace ibburn {
 
 namespace {
 
-// Reads j[field] as T, or throws naming the kind and the field.
-template <typename T>
-T field(const nlohmann::json& j, FindingKind kind, const char* name) {
-  auto fail = [&](const char* what) {
-    return std::invalid_argument(std::string(to_string(kind)) + " details: " + what + " field '" + name + "'");
-  };
-  if (!j.is_object() || !j.contains(name)) throw fail("missing");
-  const nlohmann::json& v = j.at(name);
-  if constexpr (std::is_same_v<T, int>) {
-    if (!v.is_number_integer()) throw fail("mistyped");
-  } else if constexpr (std::is_same_v<T, double>) {
-    if (!v.is_number()) throw fail("mistyped");
-  } else {
-    if (!v.is_object()) throw fail("mistyped");
-  }
-  return v.get<T>();
+// The reader of one kind's details: a missing or mistyped field is refused naming the kind and
+// the field's place ("rise.PortRcvErrors").
+JsonFields details_reader(const nlohmann::json& j, FindingKind kind) {
+  return JsonFields(j, [kind](const std::string& place, const std::string& what) {
+    throw std::invalid_argument(std::string(to_string(kind)) + " details: " +
+                                (place.empty() ? what : "field '" + place + "' " + what));
+  });
 }
 
 }  // namespace
@@ -36,21 +29,15 @@ void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d) {
 }
 
 void from_json(const nlohmann::json& j, ErrorsUnderLoadDetails& d) {
-  constexpr FindingKind k = FindingKind::ErrorsUnderLoad;
-  d.stage = field<int>(j, k, "stage");
+  const JsonFields r = details_reader(j, FindingKind::ErrorsUnderLoad);
+  d.stage = r.get<int>("stage");
   d.rise.clear();
-  const nlohmann::json rise = field<nlohmann::json>(j, k, "rise");
-  for (const auto& [counter, value] : rise.items()) {
-    // A count built in memory from a non-negative int is signed until it is written and read.
-    if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0))
-      throw std::invalid_argument(std::string(to_string(k)) + " details: mistyped field 'rise." + counter + "'");
-    d.rise[counter] = value.get<uint64_t>();
-  }
-  d.bits_received = field<double>(j, k, "bits_received");
-  d.bits_sent = field<double>(j, k, "bits_sent");
-  d.seconds = field<double>(j, k, "seconds");
-  d.symbol_errors_per_bit.reset();
-  if (j.contains("symbol_errors_per_bit")) d.symbol_errors_per_bit = field<double>(j, k, "symbol_errors_per_bit");
+  const JsonFields rise = r.object("rise");
+  for (const auto& [counter, value] : rise.json()->items()) d.rise[counter] = rise.get<uint64_t>(counter);
+  d.bits_received = r.get<double>("bits_received");
+  d.bits_sent = r.get<double>("bits_sent");
+  d.seconds = r.get<double>("seconds");
+  d.symbol_errors_per_bit = r.optional<double>("symbol_errors_per_bit");
 }
 
 }  // namespace ibburn

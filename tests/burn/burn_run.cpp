@@ -12,9 +12,11 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/support/test_paths.h"
+
 namespace burntest {
 
-std::string ibburn_path() { return std::string(IBBURN_BINARY_DIR) + "/ibburn"; }
+std::string ibburn_path() { return ibburn::testing::binary_dir() + "/ibburn"; }
 
 std::string skip_reason() {
   if (access(ibburn_path().c_str(), X_OK) != 0) return "build/ibburn is not built";

@@ -10,6 +10,7 @@
 
 #include "tests/check/fabric_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "topo/fabric_io.h"
 #include "topo/node_name_map.h"
 #include "wiring/fat_tree.h"
@@ -57,7 +58,7 @@ class TopoCheckCli : public ::testing::Test {
     return write("fabric.net", wiring::to_ibsim_netfile(d, o));
   }
   CliRun ibburn(const std::vector<std::string>& args) {
-    std::string cmd = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+    std::string cmd = ibburn::testing::binary_dir() + "/ibburn";
     for (const auto& a : args) cmd += " '" + a + "'";
     cmd += " >" + dir_ + "/out 2>" + dir_ + "/err";
     int status = std::system(cmd.c_str());

@@ -10,6 +10,7 @@
 
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring.h"
@@ -21,7 +22,7 @@ using testing::SimFabric;
 using testing::SimOptions;
 using wiring::Tier;
 
-const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+const std::string kIbburn = ibburn::testing::binary_dir() + "/ibburn";
 
 // 2 leaves (6 hosts: leaf02 has free host ports), 2 spines with free ports, 4xHDR.
 wiring::FatTreeDesign small_design() {

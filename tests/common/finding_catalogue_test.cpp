@@ -12,6 +12,8 @@
 
 #include "common/finding.h"
 
+#include "tests/support/test_paths.h"
+
 using namespace ibburn;
 
 TEST(FindingCatalogue, EveryNameRoundTripsAndIsUnique) {
@@ -66,7 +68,7 @@ TEST(FindingCatalogue, WhatActs) {
 // docs/formats.md's table of kinds is the catalogue: one row per kind, with its severity,
 // drain and cables.csv columns as the code has them, and no row the code lacks.
 TEST(FindingCatalogue, DocsListEveryKindAsDeclared) {
-  std::ifstream in(std::string(IBBURN_SOURCE_DIR) + "/docs/formats.md");
+  std::ifstream in(ibburn::testing::source_dir() + "/docs/formats.md");
   ASSERT_TRUE(in) << "docs/formats.md";
   std::stringstream text;
   text << in.rdbuf();

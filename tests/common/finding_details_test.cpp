@@ -55,14 +55,14 @@ TEST(FindingDetails, AMissingOrMistypedFieldIsRefusedNamingIt) {
   for (const char* field : {"stage", "rise", "bits_received", "bits_sent", "seconds"}) {
     Finding f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
     f.details.erase(field);
-    EXPECT_EQ(refusal(f), std::string("errors_under_load details: missing field '") + field + "'");
+    EXPECT_EQ(refusal(f), std::string("errors_under_load details: field '") + field + "' missing");
   }
   Finding f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
   f.details["stage"] = "one";
-  EXPECT_EQ(refusal(f), "errors_under_load details: mistyped field 'stage'");
+  EXPECT_EQ(refusal(f), "errors_under_load details: field 'stage' wrong type (string)");
   f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
   f.details["rise"]["PortRcvErrors"] = -3;
-  EXPECT_EQ(refusal(f), "errors_under_load details: mistyped field 'rise.PortRcvErrors'");
+  EXPECT_EQ(refusal(f), "errors_under_load details: field 'rise.PortRcvErrors' wrong type (number)");
 }
 
 TEST(FindingDetails, AFindingOfAnotherKindIsRefused) {

@@ -15,6 +15,7 @@
 #include "ibqueryerrors_output.h"
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 
 using namespace ibburn;
 using ibburn::testing::SimFabric;
@@ -48,7 +49,7 @@ Hca	1 "h4"
 [1]	"sw2"[2]
 )";
 
-const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+const std::string kIbburn = ibburn::testing::binary_dir() + "/ibburn";
 
 class CountersSim : public ::testing::Test {
  protected:

@@ -11,10 +11,11 @@
 
 #include "tests/host/sysfs_fixture.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 
 namespace {
 
-const std::string kBinary = IBBURN_BINARY_DIR "/ibburn";
+const std::string kBinary = ibburn::testing::binary_dir() + "/ibburn";
 
 struct CliRun {
   int rc = -1;

@@ -14,6 +14,7 @@
 #include "common/file_io.h"
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 
@@ -37,7 +38,7 @@ class PlanOnIbsim : public ::testing::Test {
     // Fat-tree routing, as fat-tree sites run it: minhop leaves parallel cables unrouted.
     sim.opensm_args = {"-R", "ftree"};
     testing::SimFabric fabric(net, sim);
-    const std::string bin = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+    const std::string bin = ibburn::testing::binary_dir() + "/ibburn";
     auto d = fabric.run({bin, "topo", "discover", "-o", dir_ + "/fabric.json"}, std::chrono::seconds(300));
     ASSERT_EQ(d.exit_code, 0) << d.out << d.err;
     auto r = fabric.run({bin, "plan", "--fabric", "live", "--routing", "lft", "-o", dir_ + "/plan.json", "--proof",
@@ -157,7 +158,7 @@ TEST_F(PlanOnIbsim, FieldNotesFabricCoversEveryRoutedCable) {
     for (const std::string bad : {"pod2-spine03[5]", "pod5-leaf07[33]", "core17[2]"}) {
       const std::string out = dir + "/burn-" + bad.substr(0, bad.find('['));
       auto r =
-          fabric.run({std::string(IBBURN_BINARY_DIR) + "/ibburn", "burn", "--transport", "sim", "--fabric",
+          fabric.run({ibburn::testing::binary_dir() + "/ibburn", "burn", "--transport", "sim", "--fabric",
                       dir + "/fabric.json", "--lfts", dir + "/lfts.json", "--node-name-map", dir + "/names", "--plan",
                       dir + "/plan.json", "--degrade", bad + "=0.25", "--out", out, "--quiet", "--duration", "10ms"},
                      std::chrono::seconds(120));

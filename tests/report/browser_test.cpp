@@ -9,6 +9,7 @@
 #include "report/fabric_map.h"
 #include "report/html_report.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring.h"
@@ -75,7 +76,7 @@ size_t table_rows(const std::string& dom, const std::string& id) {
 
 // Headless Chromium's screenshot of a page, kept in the build tree for a person to look at.
 void screenshot(const ibburn::testing::TempDir& tmp, const std::string& html, const std::string& name) {
-  const fs::path png = fs::path(IBBURN_BINARY_DIR) / "tests" / "report" / name;
+  const fs::path png = fs::path(ibburn::testing::binary_dir()) / "tests" / "report" / name;
   fs::create_directories(png.parent_path());
   const std::string cmd =
       "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
@@ -131,7 +132,7 @@ TEST(ReportBrowser, PageCountsAreTheRunsForAFailedAndAnIncompleteRun) {
   uplink->label = "C-0042";
   write_file_atomic(tmp.file("wiring.csv"), wiring::to_csv(d.wiring));
 
-  const std::string ibburn = std::string(IBBURN_BINARY_DIR) + "/ibburn", run = tmp.file("run");
+  const std::string ibburn = ibburn::testing::binary_dir() + "/ibburn", run = tmp.file("run");
   const int rc = std::system((ibburn + " run --transport sim --fabric " + tmp.file("fabric.net") + " --wiring " +
                               tmp.file("wiring.csv") +
                               " --max-drain 100% --routing adaptive --probes 0 --duration 1s --degrade '" + leaf_port +
@@ -238,7 +239,7 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   // The screenshot stays in the build tree to look at; the rest (and Chromium's profile)
   // goes with the test's directory. Chromium keeps its default TMPDIR: its singleton socket
   // goes there (removed at exit), and a path in the build tree is too long for a socket.
-  const fs::path png = fs::path(IBBURN_BINARY_DIR) / "tests" / "report" / "field-notes-report.png";
+  const fs::path png = fs::path(ibburn::testing::binary_dir()) / "tests" / "report" / "field-notes-report.png";
   fs::create_directories(png.parent_path());
   ibburn::testing::TempDir tmp;
   const std::string html = tmp.file("report.html");

@@ -10,6 +10,7 @@
 #include "common/file_io.h"
 #include "tests/support/corpus.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 
 namespace ibburn {
 namespace {
@@ -20,7 +21,7 @@ TEST_F(RunHealth, TheCapturesFindingsJoinTheVerdict) {
   ibburn::testing::TempDir tmp;
   const std::string capture = ibburn::testing::corpus_path("ibdiagnet/qm9700-ndr-sequoia-2025-gary-minghuili");
   const std::string out = tmp.file("run");
-  const std::string cmd = std::string(IBBURN_BINARY_DIR) +
+  const std::string cmd = ibburn::testing::binary_dir() +
                           "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet" + " --fabric '" +
                           capture + "' --ibdiagnet '" + capture + "' --out '" + out + "' >" + tmp.file("stdout") +
                           " 2>" + tmp.file("stderr");
@@ -52,7 +53,7 @@ TEST_F(RunHealth, ABadCaptureStopsTheJobAsBadInput) {
   make_dirs(tmp.file("cap"));
   write_file_atomic(tmp.file("cap/ibdiagnet2.db_csv"), "START_NODES\nNodeGUID,NodeDesc,NodeType\n0x1,a\nEND_NODES\n");
   const std::string fabric = ibburn::testing::corpus_path("ibdiagnet/qm9700-ndr-sequoia-2025-gary-minghuili");
-  const std::string cmd = std::string(IBBURN_BINARY_DIR) +
+  const std::string cmd = ibburn::testing::binary_dir() +
                           "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet" + " --fabric '" +
                           fabric + "' --ibdiagnet '" + tmp.file("cap") + "' --out '" + tmp.file("run") + "' >" +
                           tmp.file("stdout") + " 2>" + tmp.file("stderr");

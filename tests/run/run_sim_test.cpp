@@ -18,6 +18,7 @@
 
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring.h"
@@ -28,7 +29,7 @@ namespace {
 using testing::SimFabric;
 using testing::SimOptions;
 
-const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+const std::string kIbburn = ibburn::testing::binary_dir() + "/ibburn";
 
 std::string read(const std::string& path) {
   std::ifstream in(path);

@@ -16,6 +16,7 @@
 #include "tests/support/sim_fabric.h"
 #include "tests/support/slurm_cluster.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring.h"
@@ -29,8 +30,8 @@ using testing::SimOptions;
 using testing::SlurmCluster;
 using Clock = std::chrono::steady_clock;
 
-const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
-const std::string kNightly = std::string(IBBURN_SOURCE_DIR) + "/scripts/nightly.sbatch";
+const std::string kIbburn = ibburn::testing::binary_dir() + "/ibburn";
+const std::string kNightly = ibburn::testing::source_dir() + "/scripts/nightly.sbatch";
 
 std::string read(const std::string& path) {
   std::ifstream in(path);

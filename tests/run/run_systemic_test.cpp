@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring.h"
@@ -40,7 +41,7 @@ class RunSystemic : public ::testing::Test {
   // The job over `design`'s netfile (what the fabric trains) against `plan`; its exit code.
   int run(const wiring::FatTreeDesign& design, const wiring::Wiring& plan, const std::vector<std::string>& extra = {}) {
     std::string cmd =
-        std::string(IBBURN_BINARY_DIR) + "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet";
+        ibburn::testing::binary_dir() + "/ibburn run --transport sim --routing adaptive --duration 1ms --quiet";
     cmd += " --fabric '" + write("design.net", wiring::to_ibsim_netfile(design)) + "'";
     cmd += " --node-name-map '" + write("design.map", wiring::node_name_map(design).to_text()) + "'";
     cmd += " --wiring '" + write("plan.csv", wiring::to_csv(plan)) + "' --out '" + out_ + "'";

@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/support/test_paths.h"
+
 namespace ibburn::testing {
 
 inline std::string corpus_dir() {
   const char* over = std::getenv("IBBURN_CORPUS_DIR");
-  return over && *over ? over : IBBURN_CORPUS_DIR;
+  return over && *over ? over : configured_corpus_dir();
 }
 
 // A file in the corpus, by its path relative to the corpus directory.

@@ -1,4 +1,5 @@
 #include "tests/support/slurm_cluster.h"
+#include "tests/support/test_paths.h"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +13,7 @@
 namespace ibburn::testing {
 namespace {
 
-const std::string kHarness = std::string(IBBURN_SOURCE_DIR) + "/scripts/slurm-cluster";
+const std::string kHarness = ibburn::testing::source_dir() + "/scripts/slurm-cluster";
 
 // Runs `command` through sh: its exit code, stdout and stderr together in `out`.
 int run_shell(const std::string& command, std::string& out) {

@@ -1,4 +1,5 @@
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -23,7 +24,7 @@ bool env_set(const char* name) {
 
 std::string base_dir() {
   const char* over = std::getenv("IBBURN_TEST_TMP");
-  return over && *over ? over : IBBURN_TEST_TMP_BASE;
+  return over && *over ? over : binary_dir() + "/test-tmp";
 }
 
 // "Suite.Name" of the running test, reduced to characters safe in a path and kept short:

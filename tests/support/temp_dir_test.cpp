@@ -1,6 +1,7 @@
 // The tests' temporary directory: where it is made, that it goes with everything in it,
 // and the debugging switches.
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +40,7 @@ TEST(TempDir, IsFreshUnderTheBuildTreeAndNamedAfterTheTest) {
   EXPECT_NE(a.path(), b.path());
   EXPECT_TRUE(fs::is_directory(a.path()));
   EXPECT_TRUE(fs::is_empty(a.path()));
-  EXPECT_EQ(a.path().rfind(std::string(IBBURN_BINARY_DIR) + "/test-tmp/TempDir.IsFreshUnder", 0), 0u) << a.path();
+  EXPECT_EQ(a.path().rfind(ibburn::testing::binary_dir() + "/test-tmp/TempDir.IsFreshUnder", 0), 0u) << a.path();
   EXPECT_EQ(a.file("x.json"), a.path() + "/x.json");
 }
 

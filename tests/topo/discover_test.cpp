@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/test_paths.h"
 #include "topo/fabric_io.h"
 #include "topo/ibnd_fabric.h"
 #include "topo/node_name_map.h"
@@ -26,7 +27,7 @@ using topo::Fabric;
 using topo::LinkRate;
 using topo::PortEnd;
 
-const std::string kIbburn = std::string(IBBURN_BINARY_DIR) + "/ibburn";
+const std::string kIbburn = ibburn::testing::binary_dir() + "/ibburn";
 
 struct Cable {
   std::string a;

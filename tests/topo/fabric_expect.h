@@ -10,6 +10,8 @@
 #include "topo/fabric.h"
 #include "topo/fabric_io.h"
 
+#include "tests/support/test_paths.h"
+
 namespace ibburn::topo::testing {
 
 // A small valid dump: one switch, one HCA, one cable (tests break or cut it).
@@ -24,7 +26,7 @@ inline const std::string kCa =
     "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n";
 
 // A file under tests/topo/data (provenance in its PROVENANCE.md).
-inline std::string data(const std::string& name) { return std::string(IBBURN_SOURCE_DIR) + "/tests/topo/data/" + name; }
+inline std::string data(const std::string& name) { return ibburn::testing::source_dir() + "/tests/topo/data/" + name; }
 
 // Load options whose warnings are kept for the test to read.
 struct Collected {
