@@ -1,7 +1,7 @@
 // MPI start-up and shut-down around the coordinator (rank 0) and the workers (every rank).
 // MPI is used only while every rank is known to be alive (start-up); each MPI wait is
-// bounded, and MPI_Finalize runs under a watchdog because a dead or stopped rank can make it
-// hang.
+// bounded, and MPI_Init, the splits and MPI_Finalize run under a watchdog because a dead or
+// stopped rank can make them hang.
 #include "burn/engine.h"
 
 #include <fcntl.h>
@@ -12,10 +12,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <csignal>
 #include <functional>
-#include <cstdio>
 #include <iostream>
 #include <random>
 #include <thread>
@@ -31,6 +29,7 @@
 #include "burn/worker.h"
 #include "host/host_check.h"
 #include "common/error.h"
+#include "common/exit_watchdog.h"
 #include "common/file_io.h"
 #include "common/interrupt.h"
 
@@ -134,16 +133,9 @@ void raise_open_files() {
   setrlimit(RLIMIT_NOFILE, &nofile);
 }
 
-std::atomic<int> g_exit_code{0};
-
 // MPI_Finalize waits for every rank; a dead or stopped one would make it wait forever.
 void finalize_bounded(int code, std::chrono::seconds limit) {
-  g_exit_code = code;
-  std::thread([limit] {
-    std::this_thread::sleep_for(limit);
-    std::fflush(nullptr);
-    std::_Exit(g_exit_code.load());
-  }).detach();
+  const ExitWatchdog watchdog(limit, code, "");
   MPI_Finalize();
 }
 
@@ -180,8 +172,14 @@ struct Rank0Start {
 };
 
 // Phase 1: MPI up, and this rank's place in the job and on its host. `local` is the host's
-// communicator, for the phases before the control channel.
-Place start_mpi(MPI_Comm& local) {
+// communicator, for the phases before the control channel. MPI_Init and the splits are
+// collective and cannot be bounded from here: a rank that died before them (seen under srun)
+// would leave this one waiting forever, so a watchdog ends it after `limit`.
+Place start_mpi(MPI_Comm& local, std::chrono::milliseconds limit) {
+  const ExitWatchdog watchdog(
+      limit, kExitEnvironment,
+      fmt::format("ibburn: {} (pid {}): MPI start-up did not complete within {} ms (a rank died or did not start?)",
+                  hostname(), ::getpid(), limit.count()));
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
     throw EnvironmentError("MPI_Init failed");
@@ -387,7 +385,7 @@ int run_other_rank(const ControlOptions& o, const Place& me, const Hello& hello,
 
 int run_burn(const BurnOptions& o) {
   MPI_Comm local_comm;
-  const Place me = start_mpi(local_comm);
+  const Place me = start_mpi(local_comm, o.timeout * 2);
   const auto startup_deadline = Clock::now() + o.timeout * 2;
   const std::optional<HostCheckAnswer> host_check = check_hosts(o, local_comm, me, startup_deadline);
   std::unique_ptr<Relay> relay;
