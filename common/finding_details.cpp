@@ -12,8 +12,8 @@ namespace {
 // the field's place ("rise.PortRcvErrors").
 JsonFields details_reader(const nlohmann::json& j, FindingKind kind) {
   return JsonFields(j, [kind](const std::string& place, const std::string& what) {
-    throw std::invalid_argument(std::string(to_string(kind)) + " details: " +
-                                (place.empty() ? what : "field '" + place + "' " + what));
+    throw std::invalid_argument(std::string(to_string(kind)) +
+                                " details: " + (place.empty() ? what : "field '" + place + "' " + what));
   });
 }
 
@@ -38,6 +38,56 @@ void from_json(const nlohmann::json& j, ErrorsUnderLoadDetails& d) {
   d.bits_sent = r.get<double>("bits_sent");
   d.seconds = r.get<double>("seconds");
   d.symbol_errors_per_bit = r.optional<double>("symbol_errors_per_bit");
+}
+
+void to_json(nlohmann::json& j, const UntestedDetails& d) {
+  j = {{"cables", d.cables},
+       {"switches", d.switches},
+       {"hosts_in_job", d.hosts_in_job},
+       {"hosts_outside", d.hosts_outside},
+       {"allocation", d.allocation}};
+}
+
+void from_json(const nlohmann::json& j, UntestedDetails& d) {
+  const JsonFields r = details_reader(j, FindingKind::Untested);
+  d.cables = r.get<std::vector<std::string>>("cables");
+  d.switches = r.get<std::vector<std::string>>("switches");
+  d.hosts_in_job = r.get<size_t>("hosts_in_job");
+  d.hosts_outside = r.get<size_t>("hosts_outside");
+  d.allocation = r.get<std::string>("allocation");
+}
+
+void to_json(nlohmann::json& j, const SystemicDetails& d) {
+  nlohmann::json cables = nlohmann::json::array();
+  for (const auto& f : d.cables) cables.push_back(to_json(f));
+  j = {{"of_kind", d.of_kind},
+       {"scope", {{"type", to_string(d.scope.type)}, {"name", d.scope.name}, {"cables", d.scope.cables}}},
+       {"count", d.count},
+       {"evidence", d.evidence},
+       {"cables", std::move(cables)}};
+}
+
+void from_json(const nlohmann::json& j, SystemicDetails& d) {
+  const JsonFields r = details_reader(j, FindingKind::Systemic);
+  const std::string of_kind = r.get<std::string>("of_kind");
+  const auto kind = finding_kind_from_string(of_kind);
+  if (!kind) r.fail("of_kind", "names no kind (" + of_kind + ")");
+  d.of_kind = *kind;
+  const JsonFields scope = r.object("scope");
+  const std::string type = scope.get<std::string>("type");
+  const auto scope_type = scope_type_from_string(type);
+  if (!scope_type) scope.fail("type", "names no scope (" + type + ")");
+  d.scope = {*scope_type, scope.get<std::string>("name"), scope.get<size_t>("cables")};
+  d.count = r.get<size_t>("count");
+  d.evidence = *r.object("evidence").json();
+  d.cables.clear();
+  r.each_object("cables", [&](const JsonFields& c) {
+    try {
+      d.cables.push_back(finding_from_json(*c.json()));
+    } catch (const std::invalid_argument& e) {
+      c.fail("", e.what());
+    }
+  });
 }
 
 }  // namespace ibburn

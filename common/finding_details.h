@@ -6,10 +6,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "common/finding.h"
+#include "common/systemic_causes.h"
 
 namespace ibburn {
 
@@ -28,11 +30,44 @@ void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d);
 // Strict: throws std::invalid_argument naming the kind and the missing or mistyped field.
 void from_json(const nlohmann::json& j, ErrorsUnderLoadDetails& d);
 
+// untested: what a job that held only part of the fabric left unloaded (run/job_scope).
+struct UntestedDetails {
+  std::vector<std::string> cables{};    // as report::cable_name writes them
+  std::vector<std::string> switches{};  // that no stage loaded
+  size_t hosts_in_job = 0;
+  size_t hosts_outside = 0;
+  std::string allocation;  // where the job's hosts came from ("slurm", a file)
+  bool operator==(const UntestedDetails&) const = default;
+};
+
+void to_json(nlohmann::json& j, const UntestedDetails& d);
+void from_json(const nlohmann::json& j, UntestedDetails& d);
+
+// systemic: one cause behind many cables' findings (common/systemic_causes.h).
+struct SystemicDetails {
+  FindingKind of_kind{};  // the grouped findings' kind
+  CauseScope scope;
+  size_t count = 0;                                    // the grouped cables
+  nlohmann::json evidence = nlohmann::json::object();  // what they share (a degraded rate, the counters that rose)
+  std::vector<Finding> cables{};                       // the grouped findings, whole, worst first
+};
+
+void to_json(nlohmann::json& j, const SystemicDetails& d);
+void from_json(const nlohmann::json& j, SystemicDetails& d);
+
 template <FindingKind K>
 struct FindingDetails;  // undefined: a kind without typed details does not compile
 template <>
 struct FindingDetails<FindingKind::ErrorsUnderLoad> {
   using Details = ErrorsUnderLoadDetails;
+};
+template <>
+struct FindingDetails<FindingKind::Untested> {
+  using Details = UntestedDetails;
+};
+template <>
+struct FindingDetails<FindingKind::Systemic> {
+  using Details = SystemicDetails;
 };
 
 // The typed details of a finding of kind K; throws std::invalid_argument when the finding is

@@ -97,13 +97,7 @@ Finding systemic_finding(const CauseScope& scope, std::vector<Finding> members, 
               where_to_look(scope) + ", not " + count_text(cables) + " cable faults";
   if (scope.type == ScopeType::Switch) f.ports = {{scope.name, 0}};
   sort_worst_first(members);
-  json listed = json::array();
-  for (const auto& m : members) listed.push_back(to_json(m));
-  f.details = {{"of_kind", kind},
-               {"scope", {{"type", to_string(scope.type)}, {"name", scope.name}, {"cables", scope.cables}}},
-               {"count", cables},
-               {"evidence", evidence},
-               {"cables", listed}};
+  f.details = SystemicDetails{kind, scope, cables, evidence, std::move(members)};
   return f;
 }
 
@@ -118,6 +112,12 @@ const char* to_string(ScopeType t) {
     case ScopeType::Switch: return "switch";
   }
   return "fabric";
+}
+
+std::optional<ScopeType> scope_type_from_string(std::string_view name) {
+  for (ScopeType t : {ScopeType::Fabric, ScopeType::Tier, ScopeType::Pod, ScopeType::Rail, ScopeType::Switch})
+    if (name == to_string(t)) return t;
+  return std::nullopt;
 }
 
 CableScopes::CableScopes() { scopes_.push_back({ScopeType::Fabric, "", 0}); }

@@ -16,7 +16,9 @@
 // cables is the fabric, not its tiers; equal matches go to the widest scope (the fabric, not
 // each of its switches). Its findings are claimed, and the rest are tried again.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -27,6 +29,7 @@ namespace ibburn {
 // Widest kind first: the order in which scopes of equal size are tried.
 enum class ScopeType { Fabric = 0, Tier = 1, Pod = 2, Rail = 3, Switch = 4 };
 const char* to_string(ScopeType t);  // "fabric", "tier", "pod", "rail", "switch"
+std::optional<ScopeType> scope_type_from_string(std::string_view name);
 
 struct CauseScope {
   ScopeType type = ScopeType::Fabric;
@@ -60,9 +63,8 @@ struct SystemicRule {
 };
 
 // The findings with every systemic group replaced by one `systemic` finding (its severity the
-// group's, `ports` the switch for a switch's scope and none otherwise, `details`: `of_kind`,
-// `scope` {type, name, cables}, `count`, `evidence` (the shared evidence) and `cables` (every
-// grouped finding, whole)). Only findings about one cable (one or two ports, all on one cable
+// group's, `ports` the switch for a switch's scope and none otherwise, details
+// SystemicDetails: common/finding_details.h). Only findings about one cable (one or two ports, all on one cable
 // of `scopes`) of warning or worse are grouped; every other finding is kept as it is.
 std::vector<Finding> group_systemic_causes(std::vector<Finding> findings, const CableScopes& scopes,
                                            const SystemicRule& rule = {});

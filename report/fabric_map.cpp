@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/finding_details.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -62,8 +63,8 @@ void worsen(CableVerdict& v, CableVerdict w) { v = std::max(v, w); }
 
 // A finding's verdict on each of its ports; a systemic finding's on its own cables' ports.
 void mark(std::map<std::string, PortEvidence>& out, const Finding& f) {
-  if (f.kind == FindingKind::Systemic && f.details.contains("cables")) {
-    for (const auto& c : f.details["cables"]) mark(out, finding_from_json(c));
+  if (f.kind == FindingKind::Systemic) {
+    for (const auto& c : details_of<FindingKind::Systemic>(f).cables) mark(out, c);
     return;
   }
   if (f.severity < Severity::Warning) return;

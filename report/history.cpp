@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "common/error.h"
+#include "common/finding_details.h"
 #include "report/history_nights.h"
 #include "report/run_verdict.h"
 
@@ -63,9 +64,11 @@ void drop_unseen(std::vector<Observation>& out, const RunData& run) {
   const std::set<std::string> hosts(outside.begin(), outside.end());
   std::set<std::string> untested;
   for (const auto& f : run.burn->findings.value_or(std::vector<Finding>{}))
-    if (f.kind == FindingKind::Untested)
-      for (const char* key : {"cables", "switches"})
-        for (const auto& name : f.details.value(key, nlohmann::json::array())) untested.insert(name.get<std::string>());
+    if (f.kind == FindingKind::Untested) {
+      const UntestedDetails d = details_of<FindingKind::Untested>(f);
+      untested.insert(d.cables.begin(), d.cables.end());
+      untested.insert(d.switches.begin(), d.switches.end());
+    }
   std::erase_if(out, [&](const Observation& o) {
     if (!o.kind.empty()) return false;
     if (o.subject_kind == "host") return hosts.contains(o.subject);

@@ -1,6 +1,7 @@
 // The page's actions, under the verdict: what the site does after the run.
 #include <fmt/format.h>
 
+#include "common/finding_details.h"
 #include "report/html_report.h"
 #include "report/page_sections.h"
 
@@ -20,10 +21,9 @@ std::string systemic_list(const std::vector<Finding>& findings) {
   for (const auto& f : findings) {
     if (f.kind != FindingKind::Systemic) continue;
     ++n;
-    const auto scope = f.details.value("scope", nlohmann::json::object());
+    const CauseScope scope = details_of<FindingKind::Systemic>(f).scope;
     rows += fmt::format("<li class=\"sev-{}\"><b>{} {}</b>: {}</li>", to_string(f.severity),
-                        html_escape(scope.value("type", std::string("scope"))),
-                        html_escape(scope.value("name", std::string())), html_escape(f.message));
+                        html_escape(to_string(scope.type)), html_escape(scope.name), html_escape(f.message));
   }
   if (n == 0) return "";
   return fmt::format(

@@ -8,6 +8,7 @@
 
 #include "common/exit_codes.h"
 #include "common/file_io.h"
+#include "common/finding_details.h"
 #include "report/history.h"
 #include "report/history_nights.h"
 #include "report/html_report.h"
@@ -27,7 +28,7 @@ std::vector<std::string> untested_cables(const RunData& run) {
   if (run.burn)
     for (const auto& f : run.burn->findings.value_or(std::vector<Finding>{}))
       if (f.kind == FindingKind::Untested)
-        for (const auto& c : f.details.value("cables", nlohmann::json::array())) out.push_back(c.get<std::string>());
+        for (const auto& c : details_of<FindingKind::Untested>(f).cables) out.push_back(c);
   return out;
 }
 }  // namespace

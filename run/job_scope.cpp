@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/finding_details.h"
 #include "report/history.h"
 
 namespace ibburn::run {
@@ -77,11 +78,8 @@ std::optional<Finding> JobScope::untested(const plan::RouteModel& m, const std::
       "them loaded these{}",
       cables.size(), switches.size(), hosts_.size(), hosts_.size() + outside_.size(),
       cables.empty() ? "" : fmt::format(" (first: {})", *cables.begin()));
-  f.details = {{"cables", std::vector<std::string>(cables.begin(), cables.end())},
-               {"switches", switches},
-               {"hosts_in_job", hosts_.size()},
-               {"hosts_outside", outside_.size()},
-               {"allocation", source_}};
+  f.details = UntestedDetails{std::vector<std::string>(cables.begin(), cables.end()), switches, hosts_.size(),
+                              outside_.size(), source_};
   return f;
 }
 

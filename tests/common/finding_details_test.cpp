@@ -18,9 +18,10 @@ Finding errors_under_load(const ErrorsUnderLoadDetails& d) {
 }
 
 // What the message of the std::invalid_argument details_of throws says.
+template <FindingKind K = FindingKind::ErrorsUnderLoad>
 std::string refusal(const Finding& f) {
   try {
-    details_of<FindingKind::ErrorsUnderLoad>(f);
+    details_of<K>(f);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -69,4 +70,49 @@ TEST(FindingDetails, AFindingOfAnotherKindIsRefused) {
   Finding f = errors_under_load({.stage = 1, .rise = {{"PortRcvErrors", 3}}});
   f.kind = FindingKind::Degraded;
   EXPECT_THAT(refusal(f), HasSubstr("details of errors_under_load asked of a degraded finding"));
+}
+
+TEST(FindingDetails, UntestedRoundTripsWithTheKeysOnDisk) {
+  const UntestedDetails d{{"gpu002 mlx5_0[1] - leaf1[2]"}, {"spine3"}, 1, 1, "slurm"};
+  Finding f;
+  f.kind = FindingKind::Untested;
+  f.details = d;
+  EXPECT_EQ(f.details.dump(),
+            R"({"allocation":"slurm","cables":["gpu002 mlx5_0[1] - leaf1[2]"],"hosts_in_job":1,"hosts_outside":1,)"
+            R"("switches":["spine3"]})");
+  EXPECT_EQ(details_of<FindingKind::Untested>(finding_from_json(to_json(f))), d);
+  f.details.erase("switches");
+  EXPECT_EQ(refusal<FindingKind::Untested>(f), "untested details: field 'switches' missing");
+}
+
+// A systemic finding carries its members whole: a reader gets them back as findings, and a
+// member that is not a finding is refused naming its place.
+TEST(FindingDetails, SystemicCarriesItsScopeAndItsMembersWhole) {
+  Finding member;
+  member.kind = FindingKind::Degraded;
+  member.message = "4xHDR, the plan says 4xNDR";
+  member.ports = {{"leaf1", 5}, {"spine1", 1}};
+  const SystemicDetails d{
+      FindingKind::Degraded, {ScopeType::Tier, "leaf-spine", 64}, 40, {{"active", "4xHDR"}}, {member}};
+  Finding f;
+  f.kind = FindingKind::Systemic;
+  f.details = d;
+  EXPECT_EQ(f.details["scope"].dump(), R"({"cables":64,"name":"leaf-spine","type":"tier"})");
+  EXPECT_EQ(f.details["of_kind"], "degraded");
+  const SystemicDetails back = details_of<FindingKind::Systemic>(finding_from_json(to_json(f)));
+  EXPECT_EQ(back.of_kind, FindingKind::Degraded);
+  EXPECT_EQ(back.scope.type, ScopeType::Tier);
+  EXPECT_EQ(back.scope.name, "leaf-spine");
+  EXPECT_EQ(back.scope.cables, 64u);
+  EXPECT_EQ(back.count, 40u);
+  EXPECT_EQ(back.evidence, d.evidence);
+  ASSERT_EQ(back.cables.size(), 1u);
+  EXPECT_EQ(back.cables[0].message, member.message);
+  EXPECT_EQ(back.cables[0].ports, member.ports);
+
+  f.details["scope"]["type"] = "row";
+  EXPECT_EQ(refusal<FindingKind::Systemic>(f), "systemic details: field 'scope.type' names no scope (row)");
+  f.details = d;
+  f.details["cables"][0].erase("kind");
+  EXPECT_THAT(refusal<FindingKind::Systemic>(f), HasSubstr("systemic details: field 'cables[0]' "));
 }

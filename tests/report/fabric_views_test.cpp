@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "common/finding_details.h"
 #include "report/fabric_views.h"
 
 using namespace ibburn;
@@ -109,9 +110,12 @@ TEST(ReportFabricViews, TheWholeFabricDrawsEverySwitchAndCarriesEveryCableOnce) 
 TEST(ReportFabricViews, CablesTakeTheWorstEvidenceSuspectsOutlined) {
   const auto f = three_tiers();
   Finding systemic{FindingKind::Systemic, Severity::Error, "rail: all at 4xHDR", {}, {}};
-  systemic.details["cables"] =
-      nlohmann::json::array({to_json(cable_finding(FindingKind::Degraded, {"p1l1", 5}, {"p1s1", 1})),
-                             to_json(cable_finding(FindingKind::Degraded, {"p1l2", 5}, {"p1s1", 2}))});
+  systemic.details = SystemicDetails{FindingKind::Degraded,
+                                     {ScopeType::Rail, "mlx5_0", 2},
+                                     2,
+                                     nlohmann::json::object(),
+                                     {cable_finding(FindingKind::Degraded, {"p1l1", 5}, {"p1s1", 1}),
+                                      cable_finding(FindingKind::Degraded, {"p1l2", 5}, {"p1s1", 2})}};
   const RunData run = run_with({systemic, cable_finding(FindingKind::ErrorsUnderLoad, {"p2l1", 6}, {"p2s2", 1}),
                                 cable_finding(FindingKind::NotExercised, {"p2s1", 5}, {"core1", 2}),
                                 cable_finding(FindingKind::SuspectCable, {"p2s2", 5}, {"core2", 2})});

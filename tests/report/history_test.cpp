@@ -2,6 +2,7 @@
 #include <sqlite3.h>
 
 #include "common/error.h"
+#include "common/finding_details.h"
 #include "report/history.h"
 #include "tests/support/temp_dir.h"
 
@@ -63,7 +64,7 @@ TEST(ReportHistory, APartialJobSeesNothingOutsideItsHosts) {
   run.burn->endpoints.resize(1);
   run.burn->job = burn::JobRecord{"complete", {}, std::nullopt, burn::JobAllocation{"slurm", {"gpu001"}, {"gpu002"}}};
   Finding untested{FindingKind::Untested, Severity::Info, "1 cable(s) and 0 switch(es) untested", {}, {}};
-  untested.details = {{"cables", {"gpu002 mlx5_0[1] - leaf1[2]"}}, {"switches", nlohmann::json::array()}};
+  untested.details = UntestedDetails{{"gpu002 mlx5_0[1] - leaf1[2]"}, {}, 1, 1, "slurm"};
   run.burn->findings = std::vector<Finding>{untested};
   std::set<std::string> subjects;
   for (const auto& o : observations(run)) subjects.insert(o.subject_kind + " " + o.subject);

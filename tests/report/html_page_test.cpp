@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "common/finding_details.h"
 #include "report/html_report.h"
 
 using namespace ibburn;
@@ -13,7 +14,8 @@ RunData acted_on_run() {
   run.burn.emplace();
   run.burn->pass = false;
   Finding systemic{FindingKind::Systemic, Severity::Error, "rail mlx5_3: all 511 HCA cables run at 4xHDR", {}, {}};
-  systemic.details["scope"] = {{"type", "rail"}, {"name", "mlx5_3"}, {"cables", 511}};
+  systemic.details =
+      SystemicDetails{FindingKind::Degraded, {ScopeType::Rail, "mlx5_3", 511}, 511, nlohmann::json::object(), {}};
   run.burn->findings = std::vector<Finding>{systemic};
   run.drain = parse_drain("# not drained: the guard\ngpu001\terrors_under_load: <x>\n");
   run.cables = parse_cables_csv(
