@@ -71,6 +71,28 @@ Verdict read_verdict(const JsonFields& f, const char* key) {
 
 }  // namespace
 
+EndpointRecord endpoint_record_from(const JsonFields& f) {
+  EndpointRecord e;
+  e.rank = f.get<int>("rank");
+  e.verdict = read_verdict(f, "verdict");
+  e.directions = f.get<int>("directions");
+  e.bad = f.get<int>("bad");
+  e.host = f.optional<std::string>("host");
+  e.endpoint = f.optional<std::string>("endpoint");
+  e.min_tx_gbps = f.optional<double>("min_tx_gbps");
+  e.min_rx_gbps = f.optional<double>("min_rx_gbps");
+  e.reason = f.optional<std::string>("reason");
+  e.explained_by = f.optional<std::vector<std::string>>("explained_by").value_or(std::vector<std::string>{});
+  return e;
+}
+
+DirectionVerdict direction_verdict_from(const JsonFields& f) {
+  return {f.get<int>("stage"),        f.get<std::uint32_t>("flow"),
+          f.get<int>("from"),         f.get<int>("to"),
+          f.get<double>("gbps"),      f.get<double>("expected_gbps"),
+          read_verdict(f, "verdict"), f.optional<std::string>("reason").value_or("")};
+}
+
 json to_json(const DirectionVerdict& r) {
   json j{{"stage", r.stage},
          {"flow", r.flow},
@@ -178,24 +200,8 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
   for (const auto& f : top.objects("lost_ranks"))
     s.lost_ranks.push_back({f.get<int>("rank"), f.get<std::string>("reason"), f.optional<std::string>("host"),
                             f.optional<std::string>("endpoint")});
-  for (const auto& f : top.objects("endpoints")) {
-    EndpointRecord e;
-    e.rank = f.get<int>("rank");
-    e.verdict = read_verdict(f, "verdict");
-    e.directions = f.get<int>("directions");
-    e.bad = f.get<int>("bad");
-    e.host = f.optional<std::string>("host");
-    e.endpoint = f.optional<std::string>("endpoint");
-    e.min_tx_gbps = f.optional<double>("min_tx_gbps");
-    e.min_rx_gbps = f.optional<double>("min_rx_gbps");
-    e.reason = f.optional<std::string>("reason");
-    e.explained_by = f.optional<std::vector<std::string>>("explained_by").value_or(std::vector<std::string>{});
-    s.endpoints.push_back(std::move(e));
-  }
-  for (const auto& f : top.objects("flows"))
-    s.flows.push_back({f.get<int>("stage"), f.get<std::uint32_t>("flow"), f.get<int>("from"), f.get<int>("to"),
-                       f.get<double>("gbps"), f.get<double>("expected_gbps"), read_verdict(f, "verdict"),
-                       f.optional<std::string>("reason").value_or("")});
+  for (const auto& f : top.objects("endpoints")) s.endpoints.push_back(endpoint_record_from(f));
+  for (const auto& f : top.objects("flows")) s.flows.push_back(direction_verdict_from(f));
   for (const auto& f : top.objects("host_checks"))
     s.host_checks.push_back({f.get<std::string>("host"), f.get<bool>("refused"), read_host_check(f)});
   if (j.contains("suspects")) {

@@ -15,6 +15,8 @@
 
 #include "burn/control_protocol.h"
 #include "common/finding.h"
+#include "common/finding_details.h"
+#include "common/json_fields.h"
 
 namespace ibburn::burn {
 
@@ -132,6 +134,9 @@ RunState run_state(const BurnSummary& s);
 
 nlohmann::json to_json(const DirectionVerdict& r);
 nlohmann::json to_json(const EndpointRecord& r);
+// Strict readers of one flow's and one endpoint's record, in summary.json and as findings' details.
+DirectionVerdict direction_verdict_from(const JsonFields& f);
+EndpointRecord endpoint_record_from(const JsonFields& f);
 nlohmann::json to_json(const SuspectRecord& r);
 nlohmann::json to_json(const BurnSummary& s);
 
@@ -145,3 +150,31 @@ BurnSummary load_summary(const std::string& path);
 void write_summary(const std::string& path, const BurnSummary& s);
 
 }  // namespace ibburn::burn
+
+// The burn's findings carry their record as details: an endpoint's (slow, failed, suspect or
+// lost), a flow's (slow or failed).
+namespace ibburn {
+
+struct EndpointFindingDetails {
+  using Details = burn::EndpointRecord;
+  static Details read(const JsonFields& r) { return burn::endpoint_record_from(r); }
+};
+template <>
+struct FindingDetails<FindingKind::SlowEndpoint> : EndpointFindingDetails {};
+template <>
+struct FindingDetails<FindingKind::FailedEndpoint> : EndpointFindingDetails {};
+template <>
+struct FindingDetails<FindingKind::SuspectEndpoint> : EndpointFindingDetails {};
+template <>
+struct FindingDetails<FindingKind::LostRank> : EndpointFindingDetails {};
+
+struct FlowFindingDetails {
+  using Details = burn::DirectionVerdict;
+  static Details read(const JsonFields& r) { return burn::direction_verdict_from(r); }
+};
+template <>
+struct FindingDetails<FindingKind::SlowFlow> : FlowFindingDetails {};
+template <>
+struct FindingDetails<FindingKind::FailedFlow> : FlowFindingDetails {};
+
+}  // namespace ibburn

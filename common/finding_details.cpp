@@ -2,22 +2,14 @@
 
 #include <stdexcept>
 
-#include "common/json_fields.h"
-
 namespace ibburn {
 
-namespace {
-
-// The reader of one kind's details: a missing or mistyped field is refused naming the kind and
-// the field's place ("rise.PortRcvErrors").
-JsonFields details_reader(const nlohmann::json& j, FindingKind kind) {
-  return JsonFields(j, [kind](const std::string& place, const std::string& what) {
+JsonFields details_reader(const nlohmann::json& details, FindingKind kind) {
+  return JsonFields(details, [kind](const std::string& place, const std::string& what) {
     throw std::invalid_argument(std::string(to_string(kind)) +
                                 " details: " + (place.empty() ? what : "field '" + place + "' " + what));
   });
 }
-
-}  // namespace
 
 void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d) {
   j = {{"stage", d.stage},
@@ -28,16 +20,16 @@ void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d) {
   if (d.symbol_errors_per_bit) j["symbol_errors_per_bit"] = *d.symbol_errors_per_bit;
 }
 
-void from_json(const nlohmann::json& j, ErrorsUnderLoadDetails& d) {
-  const JsonFields r = details_reader(j, FindingKind::ErrorsUnderLoad);
+ErrorsUnderLoadDetails FindingDetails<FindingKind::ErrorsUnderLoad>::read(const JsonFields& r) {
+  ErrorsUnderLoadDetails d;
   d.stage = r.get<int>("stage");
-  d.rise.clear();
   const JsonFields rise = r.object("rise");
   for (const auto& [counter, value] : rise.json()->items()) d.rise[counter] = rise.get<uint64_t>(counter);
   d.bits_received = r.get<double>("bits_received");
   d.bits_sent = r.get<double>("bits_sent");
   d.seconds = r.get<double>("seconds");
   d.symbol_errors_per_bit = r.optional<double>("symbol_errors_per_bit");
+  return d;
 }
 
 void to_json(nlohmann::json& j, const UntestedDetails& d) {
@@ -48,13 +40,14 @@ void to_json(nlohmann::json& j, const UntestedDetails& d) {
        {"allocation", d.allocation}};
 }
 
-void from_json(const nlohmann::json& j, UntestedDetails& d) {
-  const JsonFields r = details_reader(j, FindingKind::Untested);
+UntestedDetails FindingDetails<FindingKind::Untested>::read(const JsonFields& r) {
+  UntestedDetails d;
   d.cables = r.get<std::vector<std::string>>("cables");
   d.switches = r.get<std::vector<std::string>>("switches");
   d.hosts_in_job = r.get<size_t>("hosts_in_job");
   d.hosts_outside = r.get<size_t>("hosts_outside");
   d.allocation = r.get<std::string>("allocation");
+  return d;
 }
 
 void to_json(nlohmann::json& j, const SystemicDetails& d) {
@@ -67,8 +60,8 @@ void to_json(nlohmann::json& j, const SystemicDetails& d) {
        {"cables", std::move(cables)}};
 }
 
-void from_json(const nlohmann::json& j, SystemicDetails& d) {
-  const JsonFields r = details_reader(j, FindingKind::Systemic);
+SystemicDetails FindingDetails<FindingKind::Systemic>::read(const JsonFields& r) {
+  SystemicDetails d;
   const std::string of_kind = r.get<std::string>("of_kind");
   const auto kind = finding_kind_from_string(of_kind);
   if (!kind) r.fail("of_kind", "names no kind (" + of_kind + ")");
@@ -80,7 +73,6 @@ void from_json(const nlohmann::json& j, SystemicDetails& d) {
   d.scope = {*scope_type, scope.get<std::string>("name"), scope.get<size_t>("cables")};
   d.count = r.get<size_t>("count");
   d.evidence = *r.object("evidence").json();
-  d.cables.clear();
   r.each_object("cables", [&](const JsonFields& c) {
     try {
       d.cables.push_back(finding_from_json(*c.json()));
@@ -88,6 +80,7 @@ void from_json(const nlohmann::json& j, SystemicDetails& d) {
       c.fail("", e.what());
     }
   });
+  return d;
 }
 
 }  // namespace ibburn

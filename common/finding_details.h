@@ -1,16 +1,21 @@
 #pragma once
 // Typed details for the finding kinds whose evidence another module reads, so producer and
-// consumers agree on one struct instead of string keys into Finding::details. A kind listed
-// here has a FindingDetails specialisation; details_of<K> reads it strictly.
+// consumers agree on one struct instead of string keys into Finding::details. A kind with
+// typed details has a FindingDetails specialisation (here, or beside its struct in the module
+// that owns it: burn/summary.h for the burn's endpoints and flows); details_of<K> reads it
+// strictly.
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "common/finding.h"
+#include "common/json_fields.h"
 #include "common/systemic_causes.h"
 
 namespace ibburn {
@@ -27,8 +32,6 @@ struct ErrorsUnderLoadDetails {
 };
 
 void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d);
-// Strict: throws std::invalid_argument naming the kind and the missing or mistyped field.
-void from_json(const nlohmann::json& j, ErrorsUnderLoadDetails& d);
 
 // untested: what a job that held only part of the fabric left unloaded (run/job_scope).
 struct UntestedDetails {
@@ -41,7 +44,6 @@ struct UntestedDetails {
 };
 
 void to_json(nlohmann::json& j, const UntestedDetails& d);
-void from_json(const nlohmann::json& j, UntestedDetails& d);
 
 // systemic: one cause behind many cables' findings (common/systemic_causes.h).
 struct SystemicDetails {
@@ -53,31 +55,43 @@ struct SystemicDetails {
 };
 
 void to_json(nlohmann::json& j, const SystemicDetails& d);
-void from_json(const nlohmann::json& j, SystemicDetails& d);
 
+// A kind's details: `Details`, and `read`, which takes them from details_reader's reader.
 template <FindingKind K>
 struct FindingDetails;  // undefined: a kind without typed details does not compile
 template <>
 struct FindingDetails<FindingKind::ErrorsUnderLoad> {
   using Details = ErrorsUnderLoadDetails;
+  static Details read(const JsonFields& r);
 };
 template <>
 struct FindingDetails<FindingKind::Untested> {
   using Details = UntestedDetails;
+  static Details read(const JsonFields& r);
 };
 template <>
 struct FindingDetails<FindingKind::Systemic> {
   using Details = SystemicDetails;
+  static Details read(const JsonFields& r);
 };
 
-// The typed details of a finding of kind K; throws std::invalid_argument when the finding is
-// of another kind or its details do not hold K's fields.
-template <FindingKind K>
+// A strict reader of a finding's details: a missing or mistyped field throws
+// std::invalid_argument naming the kind and the field's place ("rise.PortRcvErrors").
+JsonFields details_reader(const nlohmann::json& details, FindingKind kind);
+
+// The typed details of a finding of kind K (or of one of Ks, kinds that share K's struct);
+// throws std::invalid_argument when the finding is of another kind or its details do not hold
+// the struct's fields.
+template <FindingKind K, FindingKind... Ks>
 typename FindingDetails<K>::Details details_of(const Finding& f) {
-  if (f.kind != K)
-    throw std::invalid_argument(std::string("details of ") + to_string(K) + " asked of a " + to_string(f.kind) +
-                                " finding");
-  return f.details.get<typename FindingDetails<K>::Details>();
+  static_assert((std::is_same_v<typename FindingDetails<K>::Details, typename FindingDetails<Ks>::Details> && ...),
+                "kinds read together share one struct");
+  if (f.kind != K && ((f.kind != Ks) && ...)) {
+    std::string asked = to_string(K);
+    ((asked += std::string(" or ") + to_string(Ks)), ...);
+    throw std::invalid_argument("details of " + asked + " asked of a " + to_string(f.kind) + " finding");
+  }
+  return FindingDetails<K>::read(details_reader(f.details, f.kind));
 }
 
 }  // namespace ibburn

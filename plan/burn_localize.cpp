@@ -224,7 +224,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     }
   std::erase_if(summary.findings, [&](const Finding& f) {
     return (f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::SlowEndpoint) &&
-           passed.count(f.details.at("rank").get<int>());
+           passed.count(details_of<FindingKind::SuspectEndpoint, FindingKind::SlowEndpoint>(f).rank);
   });
 }
 

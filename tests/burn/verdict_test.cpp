@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "burn/verdict.h"
 
 using namespace ibburn;
@@ -175,4 +177,47 @@ TEST(Verdict, DirectionNameFallsBackToRanksWhenAHostIsUnknown) {
   EXPECT_EQ(direction_name(e, 0, 7), "rank 0 -> rank 7");
   e[0].host = "node0001";
   EXPECT_EQ(direction_name(e, 0, 1), "node0001 -> node0002 (rank 0 -> rank 1)");
+}
+
+// The burn's findings carry their records as typed details: an endpoint's and a flow's read
+// back as the summary has them, and a record missing a field is refused naming the kind.
+TEST(Verdict, EndpointAndFlowFindingsReadBackTheirRecords) {
+  SummaryInput in;
+  in.stages = {stage(1, {{dir(0, 1, 5)}})};
+  in.endpoints = eps(2, 10);
+  in.options = {0.9, 0};
+  Summary s = make_summary(in);
+  std::map<FindingKind, const Finding*> by_kind;
+  for (const auto& f : s.findings) by_kind[f.kind] = &f;
+  ASSERT_TRUE(by_kind.count(FindingKind::SlowFlow));
+  const DirectionVerdict flow = details_of<FindingKind::SlowFlow>(*by_kind[FindingKind::SlowFlow]);
+  EXPECT_EQ(flow.stage, 1);
+  EXPECT_EQ(flow.from, 0);
+  EXPECT_EQ(flow.to, 1);
+  EXPECT_DOUBLE_EQ(flow.gbps, 5);
+  EXPECT_EQ(flow.verdict, Verdict::Slow);
+  int endpoints = 0;
+  for (const auto& f : s.findings) {
+    if (f.kind != FindingKind::SuspectEndpoint && f.kind != FindingKind::SlowEndpoint) continue;
+    const EndpointRecord r = details_of<FindingKind::SuspectEndpoint, FindingKind::SlowEndpoint>(f);
+    EXPECT_EQ(f.message.rfind("rank " + std::to_string(r.rank) + ":", 0), 0u) << f.message;
+    EXPECT_EQ(r.host, "h" + std::to_string(r.rank));
+    ++endpoints;
+  }
+  EXPECT_GT(endpoints, 0);
+
+  Finding broken = *by_kind[FindingKind::SlowFlow];
+  broken.details.erase("gbps");
+  try {
+    details_of<FindingKind::SlowFlow>(broken);
+    ADD_FAILURE() << "a flow record without gbps was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "slow_flow details: field 'gbps' missing");
+  }
+  try {
+    details_of<FindingKind::SlowEndpoint, FindingKind::SuspectEndpoint>(broken);
+    ADD_FAILURE() << "a flow's details were read as an endpoint's";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "details of slow_endpoint or suspect_endpoint asked of a slow_flow finding");
+  }
 }
