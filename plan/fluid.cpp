@@ -133,4 +133,27 @@ FluidResult simulate_max_min(const std::vector<SplitFlow>& flows, const Router& 
   return max_min(flows, &router, capacity, splits);
 }
 
+namespace {
+
+// The smaller line rate of the two HCA ports.
+double demand(const CableIndex& cables, topo::PortEnd src, topo::PortEnd dst) {
+  return std::min(cables.edge(cables.out_edge(src)).capacity_gbps, cables.edge(cables.out_edge(dst)).capacity_gbps);
+}
+
+}  // namespace
+
+FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
+  FluidFlow f;
+  f.demand_gbps = demand(cables, src, dst);
+  router.route(src, dst, f.path);
+  return f;
+}
+
+SplitFlow split_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
+  SplitFlow f;
+  f.demand_gbps = demand(cables, src, dst);
+  router.route_split(src, dst, f.route);
+  return f;
+}
+
 }  // namespace ibburn::plan

@@ -28,6 +28,12 @@ struct FluidResult {
   std::vector<double> edge_gbps;  // per edge, total carried
 };
 
+// A flow from `src` to `dst` for the fluid model: its routed path, and its demand at the
+// smaller line rate of the two HCA ports. Throws RoutingError when there is no route.
+FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst);
+// The same flow with its route as the router splits it (for the fluid model at scale).
+SplitFlow split_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst);
+
 // `capacity_gbps` per edge.
 FluidResult simulate_max_min(const std::vector<FluidFlow>& flows, const std::vector<double>& capacity_gbps);
 // How split flows use their split. Fixed: always the router's fractions, so a flow stops as

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "plan/simulate.h"
+#include "plan/fluid.h"
 
 namespace ibburn::plan {
 namespace {

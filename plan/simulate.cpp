@@ -25,27 +25,6 @@ void run_stage(const CableIndex& cables, const Router& router, const std::vector
 
 }  // namespace
 
-namespace {
-// The smaller line rate of the two HCA ports.
-double demand(const CableIndex& cables, topo::PortEnd src, topo::PortEnd dst) {
-  return std::min(cables.edge(cables.out_edge(src)).capacity_gbps, cables.edge(cables.out_edge(dst)).capacity_gbps);
-}
-}  // namespace
-
-FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
-  FluidFlow f;
-  f.demand_gbps = demand(cables, src, dst);
-  router.route(src, dst, f.path);
-  return f;
-}
-
-SplitFlow split_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst) {
-  SplitFlow f;
-  f.demand_gbps = demand(cables, src, dst);
-  router.route_split(src, dst, f.route);
-  return f;
-}
-
 std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::PortEnd>& endpoints,
                                   const std::vector<SimulatedFlow>& flows) {
   std::vector<ObservedFlow> out(flows.size());

@@ -35,12 +35,6 @@ struct SimulationOptions {
   int max_probe_stages = 6;
 };
 
-// A flow from `src` to `dst` for the fluid model: its routed path, and its demand at the
-// smaller line rate of the two HCA ports. Throws RoutingError when there is no route.
-FluidFlow fluid_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst);
-// The same flow with its route as the router splits it (for the fluid model at scale).
-SplitFlow split_flow(const CableIndex& cables, const Router& router, topo::PortEnd src, topo::PortEnd dst);
-
 SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
                                const std::vector<topo::PortEnd>& endpoints,
                                const std::vector<std::vector<PlannedFlow>>& stages,

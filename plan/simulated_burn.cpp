@@ -10,7 +10,7 @@
 #include "burn/session.h"
 #include "burn/verdict.h"
 #include "common/interrupt.h"
-#include "plan/simulate.h"
+#include "plan/fluid.h"
 
 namespace ibburn::plan {
 namespace {
