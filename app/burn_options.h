@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "burn/engine.h"
-#include "plan/burn_run.h"
+#include "plan/burn_command.h"
 
 namespace ibburn::app {
 

@@ -1,8 +1,8 @@
 // `ibburn burn`: MPI-launched traffic through every endpoint at once (burn/engine.h), or the
-// fluid model over a fabric (plan/burn_run.h).
+// fluid model over a fabric (plan/burn_command.h).
 #include "app/burn_options.h"
 #include "app/command.h"
-#include "plan/burn_run.h"
+#include "plan/burn_command.h"
 
 namespace ibburn::app {
 namespace {
@@ -14,7 +14,7 @@ Registrar reg([](CLI::App& root) {
   auto c = add_burn_options(*cmd);
   cmd->callback([c, cmd] {
     c->finish(*cmd);
-    set_exit_code(plan::run_burn_with_routes(c->burn, c->routes));
+    set_exit_code(plan::burn_command(c->burn, c->routes));
   });
 });
 

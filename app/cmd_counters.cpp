@@ -6,13 +6,13 @@
 #include "app/command.h"
 #include "app/fabric_options.h"
 #include "common/error.h"
-#include "counters/counters_run.h"
+#include "counters/counters_command.h"
 
 namespace ibburn::app {
 namespace {
 
-// Options shared by the sweep and watch, bound to one CountersRunOptions.
-void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
+// Options shared by the sweep and watch, bound to one CountersCommandOptions.
+void add_sweep_options(CLI::App& cmd, counters::CountersCommandOptions& o) {
   // The fabric needs its LIDs (a file written on the fabric, or live); --timeout and
   // --retries below serve discovery and the sweep alike.
   add_fabric_options(cmd, o.fabric, FabricOptionSet().no_discovery_knobs());
@@ -30,7 +30,7 @@ void add_sweep_options(CLI::App& cmd, counters::CountersRunOptions& o) {
 }
 
 Registrar reg([](CLI::App& root) {
-  auto o = std::make_shared<counters::CountersRunOptions>();
+  auto o = std::make_shared<counters::CountersCommandOptions>();
   auto timeout = std::make_shared<std::string>("200ms");
   CLI::App* cmd =
       root.add_subcommand("counters", "sweep the PortCounters of every port: errors, saturated, unreachable");
@@ -61,7 +61,7 @@ Registrar reg([](CLI::App& root) {
     o->fabric.live.mad.timeout = duration_option(*timeout, "--timeout");
     o->watch_options.interval = duration_option(*interval, "--interval");
     o->watch_options.duration = duration_option(*duration, "--duration");
-    set_exit_code(counters::run_counters(*o, std::cout, std::cerr));
+    set_exit_code(counters::counters_command(*o, std::cout, std::cerr));
   };
   cmd->callback([cmd, run] {
     if (cmd->get_subcommands().empty()) run(false);

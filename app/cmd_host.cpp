@@ -1,9 +1,9 @@
-// `ibburn host check`: per-host GPUDirect preflight (host/host_run.h).
+// `ibburn host check`: per-host GPUDirect preflight (host/host_command.h).
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
-#include "host/host_run.h"
+#include "host/host_command.h"
 #include "run/host_check_slurm.h"
 
 namespace ibburn::app {
@@ -36,7 +36,7 @@ void add_host_check(CLI::App& root) {
     if (!kmsg->empty()) o.kmsg_file = *kmsg;
     if (!expect->empty()) o.expect_file = *expect;
     set_exit_code(*as_slurm ? run::run_host_check_slurm(o, *json_out, *slurm, std::cout)
-                            : host::run_host_check(o, *json_out, std::cout));
+                            : host::host_check_command(o, *json_out, std::cout));
   });
 }
 

@@ -1,15 +1,15 @@
 // `ibburn plan`: stages of flows that load every cable, the coverage proof, and a fluid
-// simulation of the plan with localisation of slow flows (plan/plan_run.h).
+// simulation of the plan with localisation of slow flows (plan/plan_command.h).
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
 #include "app/fabric_options.h"
-#include "plan/plan_run.h"
+#include "plan/plan_command.h"
 
 namespace ibburn::app {
 
-void add_route_options(CLI::App& cmd, plan::RouteOptions& a, bool discovery_knobs) {
+void add_route_options(CLI::App& cmd, routing::RouteOptions& a, bool discovery_knobs) {
   FabricOptionSet set;
   set.discovery_knobs = discovery_knobs;
   add_fabric_options(cmd, a.fabric, set);
@@ -22,7 +22,7 @@ void add_route_options(CLI::App& cmd, plan::RouteOptions& a, bool discovery_knob
 namespace {
 
 Registrar reg([](CLI::App& root) {
-  auto args = std::make_shared<plan::PlanRunOptions>();
+  auto args = std::make_shared<plan::PlanCommandOptions>();
   CLI::App* cmd =
       root.add_subcommand("plan", "Plan burn stages that load every cable near line rate; prove and simulate them");
   add_route_options(*cmd, args->routes);
@@ -38,15 +38,15 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--simulation-out", args->simulation_out, "with --simulate: JSON of slow flows and suspects");
   cmd->require_subcommand(0, 1);
   cmd->callback([cmd, args] {
-    if (!cmd->got_subcommand("localize")) set_exit_code(plan::run_plan(*args, std::cout));
+    if (!cmd->got_subcommand("localize")) set_exit_code(plan::plan_command(*args, std::cout));
   });
-  auto routes = std::make_shared<plan::RouteOptions>();
+  auto routes = std::make_shared<routing::RouteOptions>();
   auto dir = std::make_shared<std::string>();
   CLI::App* loc = cmd->add_subcommand(
       "localize", "Name the cables behind a burn's slow flows (reads DIR/results.jsonl and DIR/summary.json)");
   loc->add_option("dir", *dir, "burn output directory")->required();
   add_route_options(*loc, *routes);
-  loc->callback([routes, dir] { set_exit_code(plan::run_localize(*routes, *dir, std::cout, std::cerr)); });
+  loc->callback([routes, dir] { set_exit_code(plan::plan_localize_command(*routes, *dir, std::cout, std::cerr)); });
 });
 
 }  // namespace

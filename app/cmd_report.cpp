@@ -6,7 +6,7 @@
 #include "app/command.h"
 #include "app/fabric_options.h"
 #include "report/history.h"
-#include "report/report_run.h"
+#include "report/report_command.h"
 
 namespace ibburn::app {
 namespace {
@@ -16,7 +16,7 @@ void add_report(CLI::App& root) {
       root.add_subcommand("report",
                           "Turn a run directory (summary.json, topo.json, counters.json, host-*.json) into an "
                           "HTML page, Prometheus metrics and a history record");
-  auto a = std::make_shared<report::ReportRunOptions>();
+  auto a = std::make_shared<report::ReportCommandOptions>();
   cmd->add_option("DIR", a->dir, "run directory")->required();
   cmd->add_option("-o,--output", a->html, "write the self-contained HTML report here");
   add_fabric_options(*cmd, a->fabric, FabricOptionSet().default_is("no map"));
@@ -28,7 +28,7 @@ void add_report(CLI::App& root) {
     a->with_fabric = cmd->count("--fabric") > 0;
     a->unix_time =
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    set_exit_code(report::run_report(*a, std::cerr));
+    set_exit_code(report::report_command(*a, std::cerr));
   });
 
   CLI::App* hist = root.add_subcommand(

@@ -1,9 +1,9 @@
-// `ibburn run`: the acceptance / nightly job in one command (run/run_job.h): topo check,
+// `ibburn run`: the acceptance / nightly job in one command (run/run_command.h): topo check,
 // counters, preflight, plan, burn with counters sweeps, verdict over all evidence, the lists
 // to act on.
 #include "app/burn_options.h"
 #include "app/command.h"
-#include "run/run_job.h"
+#include "run/run_command.h"
 
 namespace ibburn::app {
 namespace {
@@ -54,7 +54,7 @@ Registrar reg([](CLI::App& root) {
     o.max_drain = run::parse_drain_limit(*max_drain);
     o.burn = c->burn;
     o.routes = c->routes;
-    set_exit_code(run::run_job(std::move(o)));
+    set_exit_code(run::run_command(std::move(o)));
   });
 });
 

@@ -1,11 +1,11 @@
 // `ibburn topo discover` (live fabric to a snapshot file) and `ibburn topo show` (summary
-// of a snapshot, dump, cache file or the live fabric): topo/topo_run.h.
+// of a snapshot, dump, cache file or the live fabric): topo/topo_command.h.
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
 #include "app/fabric_options.h"
-#include "topo/topo_run.h"
+#include "topo/topo_command.h"
 
 namespace ibburn::app {
 namespace {
@@ -24,8 +24,9 @@ Registrar reg([](CLI::App& root) {
       "discover", "Discover the live fabric and write a snapshot (.json: JSON, else ibnetdiscover text)");
   add_fabric_options(*discover, *discover_source, FabricOptionSet().live_only());
   discover->add_option("-o,--output", *output, "Snapshot file to write")->required();
-  discover->callback(
-      [discover_source, output] { set_exit_code(topo::run_discover(discover_source->live, *output, std::cerr)); });
+  discover->callback([discover_source, output] {
+    set_exit_code(topo::topo_discover_command(discover_source->live, *output, std::cerr));
+  });
 
   auto show_args = std::make_shared<ShowArgs>();
   CLI::App* show =
@@ -36,7 +37,7 @@ Registrar reg([](CLI::App& root) {
       ->expected(0, 1);
   show->callback([show, show_args] {
     const std::string json = show->count("--json") && show_args->json.empty() ? "-" : show_args->json;
-    set_exit_code(topo::run_show(show_args->source, json, std::cout));
+    set_exit_code(topo::topo_show_command(show_args->source, json, std::cout));
   });
 });
 

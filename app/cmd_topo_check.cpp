@@ -1,19 +1,19 @@
-// `ibburn topo check` (the discovered fabric against the wiring plan: check/check_run.h) and
-// `ibburn wiring name-switches` (a node-name-map inferred from the plan: wiring/wiring_run.h).
+// `ibburn topo check` (the discovered fabric against the wiring plan: check/check_command.h) and
+// `ibburn wiring name-switches` (a node-name-map inferred from the plan: wiring/wiring_command.h).
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
 #include "app/fabric_options.h"
-#include "check/check_run.h"
-#include "wiring/wiring_run.h"
+#include "check/check_command.h"
+#include "wiring/wiring_command.h"
 
 namespace ibburn::app {
 namespace {
 
 Registrar reg([](CLI::App& root) {
   CLI::App& topo = group(root, "topo", "Fabric topology: discover, show, check against the wiring plan");
-  auto c = std::make_shared<check::CheckRunOptions>();
+  auto c = std::make_shared<check::TopoCheckCommandOptions>();
   auto no_infer = std::make_shared<bool>(false);
   CLI::App& check = *topo.add_subcommand(
       "check", "Compare the fabric with the wiring plan; exit 0 = matches, 1 = findings, 2 = bad input");
@@ -24,7 +24,7 @@ Registrar reg([](CLI::App& root) {
   check.add_option("--max-details", c->max_details, "Details shown per kind (0 = all)")->capture_default_str();
   check.callback([c, no_infer] {
     c->infer_names = !*no_infer;
-    set_exit_code(check::run_check(*c, std::cout, std::cerr));
+    set_exit_code(check::topo_check_command(*c, std::cout, std::cerr));
   });
 
   CLI::App& wiring = group(root, "wiring", "Wiring lists (the plan of every cable): generate, derive, name");
@@ -34,7 +34,7 @@ Registrar reg([](CLI::App& root) {
   name.add_option("--wiring", n->wiring, "Wiring CSV (the plan)")->required();
   add_fabric_options(name, n->fabric);
   name.add_option("-o,--output", n->out, "node-name-map to write (confidence as a trailing comment)")->required();
-  name.callback([n] { set_exit_code(wiring::run_name_switches(*n, std::cout)); });
+  name.callback([n] { set_exit_code(wiring::wiring_name_switches_command(*n, std::cout)); });
 });
 
 }  // namespace

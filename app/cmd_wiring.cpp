@@ -1,5 +1,5 @@
 // `ibburn wiring gen fat-tree` (design files for a fat tree) and `ibburn wiring from-fabric`
-// (a wiring CSV from a golden fabric): wiring/wiring_run.h. Other files add more `wiring`
+// (a wiring CSV from a golden fabric): wiring/wiring_command.h. Other files add more `wiring`
 // subcommands.
 #include <iostream>
 #include <memory>
@@ -9,7 +9,7 @@
 #include "common/error.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
-#include "wiring/wiring_run.h"
+#include "wiring/wiring_command.h"
 
 namespace ibburn::app {
 namespace {
@@ -53,7 +53,7 @@ void run_gen(GenArgs a, const CLI::App& cmd) {
   spec.rate = *rate;
   if (a.packed) spec.rail_optimized = false;
 
-  set_exit_code(wiring::run_fat_tree_gen({spec, a.generic, a.prefix}, std::cout));
+  set_exit_code(wiring::wiring_gen_command({spec, a.generic, a.prefix}, std::cout));
 }
 
 Registrar reg([](CLI::App& root) {
@@ -87,7 +87,7 @@ Registrar reg([](CLI::App& root) {
   CLI::App& ff = *wiring.add_subcommand("from-fabric", "Wiring CSV from a golden fabric (every link once)");
   add_fabric_options(ff, f->fabric, FabricOptionSet().positional_name("FABRIC"));
   ff.add_option("-o,--output", f->out, "Wiring CSV to write")->required();
-  ff.callback([f] { set_exit_code(wiring::run_from_fabric(*f, std::cout)); });
+  ff.callback([f] { set_exit_code(wiring::wiring_from_fabric_command(*f, std::cout)); });
 });
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace ibburn::plan {
+namespace ibburn::routing {
 struct RouteOptions;
 }
 
@@ -31,7 +31,7 @@ std::size_t size_option(const std::string& text, const char* option);
 
 // The fabric options (app/fabric_options.h) and --routing, --lfts, --save-lfts: where the
 // fabric and its routes come from (`plan`, `plan localize`, `burn`). Defined in cmd_plan.cpp.
-void add_route_options(CLI::App& cmd, plan::RouteOptions& options, bool discovery_knobs = true);
+void add_route_options(CLI::App& cmd, routing::RouteOptions& options, bool discovery_knobs = true);
 
 // A command callback reports its exit code here (default 0).
 void set_exit_code(int code);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "burn/options.h"
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 #include "burn/session_observer.h"
 #include "burn/socket_util.h"
 

@@ -1,7 +1,7 @@
-// Built-in traffic patterns (declared in burn/plan.h).
+// Built-in traffic patterns (declared in burn/stage_plan.h).
 #include <string>
 
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 #include "common/error.h"
 
 namespace ibburn::burn {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 #include "burn/transport.h"
 #include "common/json_fields.h"
 

@@ -5,7 +5,7 @@
 // so nothing measured is lost when the job dies) and the closing lines on stderr.
 //
 // A StageRunner runs one stage and returns what it measured: the MPI coordinator over the
-// control channel (burn/coordinator.h), the fluid model over a fabric (plan/simulated_burn.h).
+// control channel (burn/coordinator.h), the fluid model over a fabric (fluid/simulated_burn.h).
 // SessionObservers (burn/session_observer.h) see the stages start and end, explain every
 // summary and ask for follow-up stages after the plan's.
 #include <memory>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "burn/options.h"
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 #include "burn/results.h"
 #include "burn/session_observer.h"
 #include "burn/verdict.h"

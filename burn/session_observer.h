@@ -3,12 +3,12 @@
 // runs them (the MPI coordinator, the fluid model). The engine knows no fabric: `ibburn burn
 // --fabric` plugs in an observer that maps slow flows onto the routes and names the cables
 // behind them, asking for probe stages while the culprit is ambiguous
-// (plan/burn_localize.h); `ibburn run`'s job sweeps the switches' counters around each stage
-// and puts the whole job's findings in the summary (run/run_job.cpp).
+// (localization/burn_localize.h); `ibburn run`'s job sweeps the switches' counters around each stage
+// and puts the whole job's findings in the summary (run/run_command.cpp).
 #include <optional>
 #include <vector>
 
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 #include "burn/transport.h"
 #include "burn/verdict.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // How the burn moves bytes: a transport between ranks (TCP sockets, RDMA WRITE over verbs), or
-// the fluid model on one process (`sim`, plan/simulated_burn). Chosen once, from --transport.
+// the fluid model on one process (`sim`, fluid/simulated_burn). Chosen once, from --transport.
 #include <string>
 
 namespace ibburn::burn {

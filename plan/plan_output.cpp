@@ -6,7 +6,7 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "common/guid.h"
-#include "plan/burn_localize.h"
+#include "localization/burn_localize.h"
 
 namespace ibburn::plan {
 
@@ -69,7 +69,7 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
 }
 
 Endpoints load_endpoints(const std::string& file, const topo::Fabric& fabric) {
-  if (file.empty()) return {all_hca_ports(fabric), false};
+  if (file.empty()) return {planner::all_hca_ports(fabric), false};
   return {parse_endpoints(read_file(file), file, fabric), true};
 }
 
@@ -80,21 +80,22 @@ std::vector<uint64_t> given_port_guids(const Endpoints& endpoints, const topo::F
   return out;
 }
 
-burn::Plan to_burn_plan(const PlanResult& result, const std::string& name) {
+burn::Plan to_burn_plan(const planner::PlanResult& result, const std::string& name) {
   burn::Plan p;
   p.name = name;
   for (size_t s = 0; s < result.stages.size(); ++s) {
     burn::Stage st;
     st.name = "stage " + std::to_string(s + 1);
-    for (const PlannedFlow& f : result.stages[s]) st.flows.push_back({f.src, f.dst, false, 0});
+    for (const planner::PlannedFlow& f : result.stages[s]) st.flows.push_back({f.src, f.dst, false, 0});
     p.stages.push_back(std::move(st));
   }
   return p;
 }
 
-nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables, const PlanResult& result) {
+nlohmann::json coverage_proof(const topo::Fabric& fabric, const routing::CableIndex& cables,
+                              const planner::PlanResult& result) {
   nlohmann::json edges = nlohmann::json::array();
-  for (EdgeId e = 0; e < cables.size(); ++e) {
+  for (routing::EdgeId e = 0; e < cables.size(); ++e) {
     const auto& c = result.coverage[e];
     edges.push_back({{"from", fabric.port_name(cables.edge(e).from)},
                      {"to", fabric.port_name(cables.edge(e).to)},
@@ -106,7 +107,7 @@ nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cabl
           {"lower_bound", result.lower_bound}, {"notes", result.notes},     {"edges", edges}};
 }
 
-nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& cables,
+nlohmann::json simulation_to_json(const topo::Fabric& fabric, const routing::CableIndex& cables,
                                   const std::vector<topo::PortEnd>& endpoints, const SimulationReport& report) {
   nlohmann::json slow = nlohmann::json::array();
   for (const auto& f : report.flows)
@@ -120,7 +121,7 @@ nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& 
           {"probe_stages", report.probe_stages},
           {"flows", report.flows.size()},
           {"slow_flows", slow},
-          {"suspects", suspects_to_json(fabric, cables, report.suspects)}};
+          {"suspects", localization::suspects_to_json(fabric, cables, report.suspects)}};
 }
 
 }  // namespace ibburn::plan

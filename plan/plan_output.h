@@ -1,13 +1,13 @@
 #pragma once
 // What `ibburn plan` reads and writes besides the fabric: the endpoints file (rank ->
-// HCA port GUID), the burn plan (burn/plan.h format) and the coverage proof.
+// HCA port GUID), the burn plan (burn/stage_plan.h format) and the coverage proof.
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "burn/plan.h"
-#include "plan/planner.h"
+#include "burn/stage_plan.h"
+#include "planner/planner.h"
 #include "plan/simulate.h"
 
 namespace ibburn::plan {
@@ -30,12 +30,13 @@ Endpoints load_endpoints(const std::string& file, const topo::Fabric& fabric);
 // falls back on for ranks whose transport reports no port GUID (RouteExplainer).
 std::vector<uint64_t> given_port_guids(const Endpoints& endpoints, const topo::Fabric& fabric);
 
-burn::Plan to_burn_plan(const PlanResult& result, const std::string& name);
+burn::Plan to_burn_plan(const planner::PlanResult& result, const std::string& name);
 
 // Per cable and direction: the stage loading it and the expected load; plus totals.
-nlohmann::json coverage_proof(const topo::Fabric& fabric, const CableIndex& cables, const PlanResult& result);
+nlohmann::json coverage_proof(const topo::Fabric& fabric, const routing::CableIndex& cables,
+                              const planner::PlanResult& result);
 
-nlohmann::json simulation_to_json(const topo::Fabric& fabric, const CableIndex& cables,
+nlohmann::json simulation_to_json(const topo::Fabric& fabric, const routing::CableIndex& cables,
                                   const std::vector<topo::PortEnd>& endpoints, const SimulationReport& report);
 
 }  // namespace ibburn::plan

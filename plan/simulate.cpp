@@ -1,18 +1,19 @@
 #include "plan/simulate.h"
 
-#include "plan/probes.h"
+#include "localization/probes.h"
 
 #include <algorithm>
 
 namespace ibburn::plan {
 namespace {
 
-void run_stage(const CableIndex& cables, const Router& router, const std::vector<topo::PortEnd>& endpoints,
-               const std::vector<PlannedFlow>& flows, int stage, const std::vector<double>& capacity, double threshold,
-               SimulationReport& report) {
-  std::vector<SplitFlow> fluid;
-  for (const PlannedFlow& f : flows) fluid.push_back(split_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
-  FluidResult r = simulate_max_min(fluid, router, capacity);
+void run_stage(const routing::CableIndex& cables, const routing::Router& router,
+               const std::vector<topo::PortEnd>& endpoints, const std::vector<planner::PlannedFlow>& flows, int stage,
+               const std::vector<double>& capacity, double threshold, SimulationReport& report) {
+  std::vector<fluid::SplitFlow> fluid;
+  for (const planner::PlannedFlow& f : flows)
+    fluid.push_back(fluid::split_flow(cables, router, endpoints[f.src], endpoints[f.dst]));
+  fluid::FluidResult r = fluid::simulate_max_min(fluid, router, capacity);
   double total = 0;
   for (size_t i = 0; i < flows.size(); ++i) {
     SimulatedFlow f{stage, flows[i], fluid[i].demand_gbps, r.flow_gbps[i], false};
@@ -25,9 +26,10 @@ void run_stage(const CableIndex& cables, const Router& router, const std::vector
 
 }  // namespace
 
-std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::PortEnd>& endpoints,
-                                  const std::vector<SimulatedFlow>& flows) {
-  std::vector<ObservedFlow> out(flows.size());
+std::vector<localization::ObservedFlow> observe(const routing::Router& router,
+                                                const std::vector<topo::PortEnd>& endpoints,
+                                                const std::vector<SimulatedFlow>& flows) {
+  std::vector<localization::ObservedFlow> out(flows.size());
   for (size_t i = 0; i < flows.size(); ++i) {
     router.route(endpoints[flows[i].flow.src], endpoints[flows[i].flow.dst], out[i].path);
     out[i].slow = flows[i].slow;
@@ -35,33 +37,35 @@ std::vector<ObservedFlow> observe(const Router& router, const std::vector<topo::
   return out;
 }
 
-SimulationReport simulate_plan(const topo::Fabric& fabric, const CableIndex& cables, const Router& router,
-                               const std::vector<topo::PortEnd>& endpoints,
-                               const std::vector<std::vector<PlannedFlow>>& stages,
-                               const std::unordered_map<EdgeId, double>& degrade, const SimulationOptions& options) {
+SimulationReport simulate_plan(const topo::Fabric& fabric, const routing::CableIndex& cables,
+                               const routing::Router& router, const std::vector<topo::PortEnd>& endpoints,
+                               const std::vector<std::vector<planner::PlannedFlow>>& stages,
+                               const std::unordered_map<routing::EdgeId, double>& degrade,
+                               const SimulationOptions& options) {
   SimulationReport report;
-  std::vector<double> capacity = degraded_capacities(cables, degrade);
+  std::vector<double> capacity = fluid::degraded_capacities(cables, degrade);
   for (size_t s = 0; s < stages.size(); ++s)
     run_stage(cables, router, endpoints, stages[s], static_cast<int>(s), capacity, options.threshold, report);
-  report.suspects = localize(observe(router, endpoints, report.flows), cables.size());
-  if (report.suspects.empty() || !ambiguous(report.suspects)) return report;
+  report.suspects = localization::localize(observe(router, endpoints, report.flows), cables.size());
+  if (report.suspects.empty() || !localization::ambiguous(report.suspects)) return report;
 
-  // Probe stages, as a follow-up burn would run them (plan/probes.h).
-  ProbeShifts shifts(switch_order(fabric, endpoints));
+  // Probe stages, as a follow-up burn would run them (localization/probes.h).
+  localization::ProbeShifts shifts(planner::switch_order(fabric, endpoints));
   while (report.probe_stages < options.max_probe_stages) {
-    RankPairs used;
-    std::vector<PlannedFlow> slow;
+    localization::RankPairs used;
+    std::vector<planner::PlannedFlow> slow;
     for (const auto& f : report.flows) {
       used.insert({f.flow.src, f.flow.dst});
       if (f.slow) slow.push_back(f.flow);
     }
-    std::vector<PlannedFlow> probe = next_probe(report.suspects, slow, cables, router, endpoints, used, shifts);
+    std::vector<planner::PlannedFlow> probe =
+        localization::next_probe(report.suspects, slow, cables, router, endpoints, used, shifts);
     if (probe.empty()) break;
     run_stage(cables, router, endpoints, probe, static_cast<int>(stages.size()) + report.probe_stages, capacity,
               options.threshold, report);
     ++report.probe_stages;
-    report.suspects = localize(observe(router, endpoints, report.flows), cables.size());
-    if (!ambiguous(report.suspects)) break;
+    report.suspects = localization::localize(observe(router, endpoints, report.flows), cables.size());
+    if (!localization::ambiguous(report.suspects)) break;
   }
   return report;
 }

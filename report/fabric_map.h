@@ -29,8 +29,6 @@ struct PortEvidence {
 // From the run's findings (the job's one list, else topo, counters and host; a systemic
 // finding's own cables count one by one), the burn's endpoint verdicts and suspect cables.
 std::map<std::string, PortEvidence> port_evidence(const RunData& run);
-// port_evidence's verdicts alone.
-std::map<std::string, CableVerdict> port_verdicts(const RunData& run);
 // "node[port]", the key of port_evidence.
 std::string port_key(const std::string& node, int port);
 

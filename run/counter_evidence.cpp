@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/finding_details.h"
-#include "plan/burn_localize.h"
+#include "localization/burn_localize.h"
 
 namespace ibburn::run {
 namespace {
@@ -23,7 +23,7 @@ std::string ref_name(const PortRef& r) { return fmt::format("{}[{}]", r.node, r.
 
 PortRef edge_ref(const topo::Fabric& f, topo::PortEnd p) { return {f.node(p.node).name, p.port}; }
 
-std::string describe(const plan::RouteModel& m, plan::EdgeId e) { return m.cables->describe(m.fabric, e); }
+std::string describe(const routing::RouteModel& m, routing::EdgeId e) { return m.cables->describe(m.fabric, e); }
 
 }  // namespace
 
@@ -36,7 +36,7 @@ counters::Thresholds LoadErrorRules::default_counts() {
 std::vector<std::optional<topo::PortEnd>> rank_ports(const topo::Fabric& fabric,
                                                      const std::vector<uint64_t>& port_guid_by_rank,
                                                      std::vector<int>* missing) {
-  const auto by_guid = plan::ports_by_guid(fabric);
+  const auto by_guid = localization::ports_by_guid(fabric);
   std::vector<std::optional<topo::PortEnd>> out;
   for (size_t r = 0; r < port_guid_by_rank.size(); ++r) {
     auto it = by_guid.find(port_guid_by_rank[r]);
@@ -50,11 +50,11 @@ std::vector<std::optional<topo::PortEnd>> rank_ports(const topo::Fabric& fabric,
   return out;
 }
 
-std::vector<double> expected_octets(const plan::RouteModel& m,
+std::vector<double> expected_octets(const routing::RouteModel& m,
                                     const std::vector<std::optional<topo::PortEnd>>& ports_by_rank,
                                     const burn::StageResult& stage) {
   std::vector<double> out(m.cables->size(), 0.0);
-  plan::PathShares path;
+  routing::PathShares path;
   auto port_of = [&](int rank) -> const std::optional<topo::PortEnd>* {
     return rank >= 0 && rank < static_cast<int>(ports_by_rank.size()) ? &ports_by_rank[rank] : nullptr;
   };
@@ -66,7 +66,7 @@ std::vector<double> expected_octets(const plan::RouteModel& m,
       path.clear();
       try {
         m.router->route(**a, **b, path);
-      } catch (const plan::RoutingError&) {
+      } catch (const routing::RoutingError&) {
         continue;  // the burn already failed or judged this direction
       }
       for (const auto& [e, share] : path) out[e] += static_cast<double>(d.bytes) * share;
@@ -121,12 +121,12 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
   return out;
 }
 
-std::vector<double> seen_octets(const plan::RouteModel& m, const std::vector<counters::PortDelta>& deltas) {
+std::vector<double> seen_octets(const routing::RouteModel& m, const std::vector<counters::PortDelta>& deltas) {
   std::map<std::pair<uint64_t, int>, const counters::PortDelta*> by_port;
   for (const auto& d : deltas) by_port.emplace(std::pair(d.now->node_guid, d.now->port), &d);
   std::vector<double> out(m.cables->size(), -1.0);
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
-    const plan::Edge& edge = m.cables->edge(e);
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e) {
+    const routing::Edge& edge = m.cables->edge(e);
     // The switch's own count: out of its port, or into it from an HCA.
     const bool from_switch = m.fabric.node(edge.from.node).is_switch() || !m.fabric.node(edge.to.node).is_switch();
     const topo::PortEnd at = from_switch ? edge.from : edge.to;
@@ -138,24 +138,24 @@ std::vector<double> seen_octets(const plan::RouteModel& m, const std::vector<cou
   return out;
 }
 
-std::vector<Finding> coverage_findings(const plan::RouteModel& m, const std::vector<double>& expected,
+std::vector<Finding> coverage_findings(const routing::RouteModel& m, const std::vector<double>& expected,
                                        const std::vector<double>& seen, double min_share, double seconds, int stage,
                                        double min_load) {
   constexpr size_t kOneByOne = 16;  // more than this: one finding, the routes differ
   struct Short {
-    plan::EdgeId edge;
+    routing::EdgeId edge;
     double expected, seen;
   };
   std::vector<Short> shorts;
   size_t judged = 0;
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e) {
     const double capacity_octets = m.cables->edge(e).capacity_gbps * 1e9 / 8 * seconds;
     if (expected[e] <= 0 || expected[e] < min_load * capacity_octets) continue;
     ++judged;
     if (seen[e] >= 0 && seen[e] >= min_share * expected[e]) continue;
     shorts.push_back({e, expected[e], seen[e]});
   }
-  auto ports_of = [&](plan::EdgeId e) {
+  auto ports_of = [&](routing::EdgeId e) {
     return std::vector<PortRef>{edge_ref(m.fabric, m.cables->edge(e).from), edge_ref(m.fabric, m.cables->edge(e).to)};
   };
   auto seen_text = [](double s) { return s < 0 ? std::string("no data counter") : fmt::format("{:.3g} GB", s / 1e9); };
@@ -193,10 +193,10 @@ std::vector<Finding> coverage_findings(const plan::RouteModel& m, const std::vec
   return out;
 }
 
-std::vector<Finding> unused_directions(const plan::RouteModel& m, const std::vector<double>& expected_total,
-                                       const std::set<plan::EdgeId>& told) {
+std::vector<Finding> unused_directions(const routing::RouteModel& m, const std::vector<double>& expected_total,
+                                       const std::set<routing::EdgeId>& told) {
   nlohmann::json list = nlohmann::json::array();
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e)
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e)
     if (expected_total[e] <= 0 && !told.contains(e)) list.push_back(describe(m, e));
   if (list.empty()) return {};
   Finding f;

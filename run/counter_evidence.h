@@ -13,7 +13,7 @@
 #include "common/finding.h"
 #include "counters/counter_delta.h"
 #include "counters/thresholds.h"
-#include "plan/route_model.h"
+#include "routing/route_model.h"
 
 namespace ibburn::run {
 
@@ -38,7 +38,7 @@ std::vector<std::optional<topo::PortEnd>> rank_ports(const topo::Fabric& fabric,
 
 // Octets each cable direction (by EdgeId) should have carried in the stage: every measured
 // direction's bytes over its modelled route, split as the router splits it.
-std::vector<double> expected_octets(const plan::RouteModel& model,
+std::vector<double> expected_octets(const routing::RouteModel& model,
                                     const std::vector<std::optional<topo::PortEnd>>& ports_by_rank,
                                     const burn::StageResult& stage);
 
@@ -50,19 +50,19 @@ std::vector<Finding> errors_under_load(const std::vector<counters::PortDelta>& d
 
 // Octets each cable direction carried as its switch-side port counted them (PortXmitData
 // out of a switch port, else PortRcvData into the switch); -1 where no data counter was read.
-std::vector<double> seen_octets(const plan::RouteModel& model, const std::vector<counters::PortDelta>& deltas);
+std::vector<double> seen_octets(const routing::RouteModel& model, const std::vector<counters::PortDelta>& deltas);
 
 // Cable directions that carried less than `min_share` of what was expected. Directions
 // expected to carry under `min_load` of their capacity over `seconds` are not judged (a
 // route's edge traffic, not a planned load). Many at once are one finding: the routes differ.
-std::vector<Finding> coverage_findings(const plan::RouteModel& model, const std::vector<double>& expected,
+std::vector<Finding> coverage_findings(const routing::RouteModel& model, const std::vector<double>& expected,
                                        const std::vector<double>& seen, double min_share, double seconds, int stage,
                                        double min_load = 0.1);
 
 // The cable directions no stage expected any traffic on (no route between the ranks uses
 // them), but those in `told` (a partial job's untested cables, run/job_scope.h): one info
 // finding listing them, none when every direction was used.
-std::vector<Finding> unused_directions(const plan::RouteModel& model, const std::vector<double>& expected_total,
-                                       const std::set<plan::EdgeId>& told = {});
+std::vector<Finding> unused_directions(const routing::RouteModel& model, const std::vector<double>& expected_total,
+                                       const std::set<routing::EdgeId>& told = {});
 
 }  // namespace ibburn::run

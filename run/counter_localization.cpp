@@ -4,12 +4,13 @@
 
 #include <fmt/format.h>
 
-#include "plan/localize.h"
+#include "localization/localize.h"
 #include "report/history.h"
 
 namespace ibburn::run {
 
-std::vector<plan::PortLoad> port_loads(const plan::RouteModel& m, const std::vector<counters::PortDelta>& deltas) {
+std::vector<localization::PortLoad> port_loads(const routing::RouteModel& m,
+                                               const std::vector<counters::PortDelta>& deltas) {
   using counters::Counter;
   std::map<std::pair<uint64_t, int>, const counters::PortDelta*> by_port;
   for (const auto& d : deltas) by_port.emplace(std::pair(d.now->node_guid, d.now->port), &d);
@@ -17,9 +18,9 @@ std::vector<plan::PortLoad> port_loads(const plan::RouteModel& m, const std::vec
     auto it = by_port.find({m.fabric.node(at.node).guid, at.port});
     return it == by_port.end() ? nullptr : it->second;
   };
-  std::vector<plan::PortLoad> out(m.cables->size());
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
-    const plan::Edge& edge = m.cables->edge(e);
+  std::vector<localization::PortLoad> out(m.cables->size());
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e) {
+    const routing::Edge& edge = m.cables->edge(e);
     if (!m.fabric.node(edge.from.node).is_switch()) continue;
     const counters::PortDelta* d = delta_at(edge.from);
     if (d && d->delta.has(Counter::PortXmitData)) {
@@ -33,13 +34,13 @@ std::vector<plan::PortLoad> port_loads(const plan::RouteModel& m, const std::vec
   return out;
 }
 
-CounterLocalization::CounterLocalization(const plan::RouteModel& model, plan::CounterRules rules)
-    : model_(model), rules_(rules), groups_(plan::equal_port_groups(model.fabric, *model.cables, *model.router)) {}
+CounterLocalization::CounterLocalization(const routing::RouteModel& model, localization::CounterRules rules)
+    : model_(model), rules_(rules), groups_(routing::equal_port_groups(model.fabric, *model.cables, *model.router)) {}
 
 void CounterLocalization::add_stage(const std::vector<counters::PortDelta>& deltas, int stage) {
   if (groups_.empty()) return;
-  for (const auto& s : plan::localize_by_counters(groups_, port_loads(model_, deltas), rules_)) {
-    const plan::EdgeId back = model_.cables->reverse(s.edge);
+  for (const auto& s : localization::localize_by_counters(groups_, port_loads(model_, deltas), rules_)) {
+    const routing::EdgeId back = model_.cables->reverse(s.edge);
     auto [it, fresh] = by_cable_.try_emplace({std::min(s.edge, back), std::max(s.edge, back)});
     it->second.stages.insert(stage);
     if (fresh || s.confidence > it->second.best.confidence) it->second.best = s, it->second.stage = stage;
@@ -50,14 +51,14 @@ std::vector<Finding> CounterLocalization::findings() const {
   const topo::Fabric& f = model_.fabric;
   std::vector<Finding> out;
   for (const auto& [cable, n] : by_cable_) {
-    const plan::CounterSuspect& s = n.best;
-    const plan::Edge& edge = model_.cables->edge(s.edge);
-    const plan::PortGroup& g = groups_[s.group];
+    const localization::CounterSuspect& s = n.best;
+    const routing::Edge& edge = model_.cables->edge(s.edge);
+    const routing::PortGroup& g = groups_[s.group];
     nlohmann::json group = nlohmann::json::array();
-    for (plan::EdgeId e : g.edges) group.push_back(f.port_name(model_.cables->edge(e).from));
+    for (routing::EdgeId e : g.edges) group.push_back(f.port_name(model_.cables->edge(e).from));
     Finding x;
     x.kind = FindingKind::SuspectCable;
-    x.severity = s.confidence >= plan::kConfident ? Severity::Error : Severity::Warning;
+    x.severity = s.confidence >= localization::kConfident ? Severity::Error : Severity::Warning;
     x.ports = {{f.node(edge.from.node).name, edge.from.port}, {f.node(edge.to.node).name, edge.to.port}};
     x.message = fmt::format(
         "cable {}: under adaptive routing its switch port {} sent {:.3g} GB in stage {}, {:.0f}% of the median of "
@@ -89,17 +90,17 @@ std::vector<Finding> CounterLocalization::findings() const {
   return out;
 }
 
-std::set<plan::EdgeId> CounterLocalization::named() const {
-  std::set<plan::EdgeId> out;
+std::set<routing::EdgeId> CounterLocalization::named() const {
+  std::set<routing::EdgeId> out;
   for (const auto& [cable, n] : by_cable_)
-    if (n.best.confidence >= plan::kConfident) out.insert({cable.first, cable.second});
+    if (n.best.confidence >= localization::kConfident) out.insert({cable.first, cable.second});
   return out;
 }
 
 void CounterLocalization::explain_shortfalls(std::vector<Finding>& coverage) const {
   std::set<std::string> cables;
-  for (plan::EdgeId e : named()) {
-    const plan::Edge& edge = model_.cables->edge(e);
+  for (routing::EdgeId e : named()) {
+    const routing::Edge& edge = model_.cables->edge(e);
     cables.insert(report::cable_name({model_.fabric.node(edge.from.node).name, edge.from.port},
                                      {model_.fabric.node(edge.to.node).name, edge.to.port}));
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The job's side of localisation from port counters (plan/counter_localize.h): each
+// The job's side of localisation from port counters (localization/counter_localize.h): each
 // stage's counter deltas become the load of every switch egress port, judged against the
 // ports the routing treats as equals; the cables named are kept over all stages, one
 // `suspect_cable` finding per cable (source "port counters"), and the cable directions they
@@ -10,25 +10,26 @@
 
 #include "common/finding.h"
 #include "counters/counter_delta.h"
-#include "plan/counter_localize.h"
-#include "plan/route_model.h"
+#include "localization/counter_localize.h"
+#include "routing/route_model.h"
 
 namespace ibburn::run {
 
 // The load of every edge out of a switch port: 4 x PortXmitData (else 4 x the peer's
 // PortRcvData when the egress port's data was not read) and PortXmitWait.
-std::vector<plan::PortLoad> port_loads(const plan::RouteModel& model, const std::vector<counters::PortDelta>& deltas);
+std::vector<localization::PortLoad> port_loads(const routing::RouteModel& model,
+                                               const std::vector<counters::PortDelta>& deltas);
 
 class CounterLocalization {
  public:
   // The groups come from the model's router: none under static routes (nothing is judged).
-  explicit CounterLocalization(const plan::RouteModel& model, plan::CounterRules rules = {});
+  explicit CounterLocalization(const routing::RouteModel& model, localization::CounterRules rules = {});
   bool judges() const { return !groups_.empty(); }
   void add_stage(const std::vector<counters::PortDelta>& deltas, int stage);
-  // One finding per cable, its strongest evidence (an error at >= plan::kConfident).
+  // One finding per cable, its strongest evidence (an error at >= localization::kConfident).
   std::vector<Finding> findings() const;
-  // Both directions of every cable named at >= plan::kConfident.
-  std::set<plan::EdgeId> named() const;
+  // Both directions of every cable named at >= localization::kConfident.
+  std::set<routing::EdgeId> named() const;
   // Coverage shortfalls (`not_exercised`) a named cable explains: its own go (the slow cable,
   // not a different route, is why it carried less than the modelled even split); the others
   // become warnings that say so, since adaptive routing moves the load of every path through
@@ -36,15 +37,15 @@ class CounterLocalization {
   void explain_shortfalls(std::vector<Finding>& coverage) const;
 
  private:
-  const plan::RouteModel& model_;
-  plan::CounterRules rules_;
-  std::vector<plan::PortGroup> groups_;
+  const routing::RouteModel& model_;
+  localization::CounterRules rules_;
+  std::vector<routing::PortGroup> groups_;
   struct Named {
-    plan::CounterSuspect best;
+    localization::CounterSuspect best;
     int stage = 0;
     std::set<int> stages;
   };
-  std::map<std::pair<plan::EdgeId, plan::EdgeId>, Named> by_cable_;  // (lower, higher) EdgeId of the cable
+  std::map<std::pair<routing::EdgeId, routing::EdgeId>, Named> by_cable_;  // (lower, higher) EdgeId of the cable
 };
 
 }  // namespace ibburn::run

@@ -8,7 +8,7 @@
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "health/health_data.h"
-#include "health/health_run.h"
+#include "health/health_command.h"
 #include "topo/node_name_map.h"
 
 namespace ibburn::run {

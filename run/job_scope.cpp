@@ -43,23 +43,24 @@ std::vector<Finding> JobScope::within(std::vector<Finding> findings) const {
   return findings;
 }
 
-std::set<plan::EdgeId> JobScope::untested_edges(const plan::RouteModel& m,
-                                                const std::vector<double>& expected_total) const {
-  std::set<plan::EdgeId> out;
+std::set<routing::EdgeId> JobScope::untested_edges(const routing::RouteModel& m,
+                                                   const std::vector<double>& expected_total) const {
+  std::set<routing::EdgeId> out;
   if (!partial()) return out;
-  const auto loaded = [&](plan::EdgeId e) { return e < expected_total.size() && expected_total[e] > 0; };
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e)
+  const auto loaded = [&](routing::EdgeId e) { return e < expected_total.size() && expected_total[e] > 0; };
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e)
     if (!loaded(e) && !loaded(m.cables->reverse(e))) out.insert(e);
   return out;
 }
 
-std::optional<Finding> JobScope::untested(const plan::RouteModel& m, const std::vector<double>& expected_total) const {
+std::optional<Finding> JobScope::untested(const routing::RouteModel& m,
+                                          const std::vector<double>& expected_total) const {
   if (!partial()) return std::nullopt;
   const auto edges = untested_edges(m, expected_total);
   std::set<std::string> cables;
   std::map<std::string, bool> switch_loaded;  // switch name -> one of its cables was loaded
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
-    const plan::Edge& edge = m.cables->edge(e);
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e) {
+    const routing::Edge& edge = m.cables->edge(e);
     const bool untested = edges.contains(e);
     for (const topo::PortEnd end : {edge.from, edge.to})
       if (m.fabric.node(end.node).is_switch()) switch_loaded[m.fabric.node(end.node).name] |= !untested;

@@ -12,7 +12,7 @@
 
 #include "burn/summary.h"
 #include "common/finding.h"
-#include "plan/route_model.h"
+#include "routing/route_model.h"
 
 namespace ibburn::run {
 
@@ -34,12 +34,13 @@ class JobScope {
   std::vector<Finding> within(std::vector<Finding> findings) const;
 
   // One `untested` finding for a partial job: the cables no stage loaded in either direction
-  // (`expected_total`: octets per cable direction, plan::EdgeId order) and the switches none
+  // (`expected_total`: octets per cable direction, routing::EdgeId order) and the switches none
   // of whose cables was loaded. nullopt when the job held every host.
-  std::optional<Finding> untested(const plan::RouteModel& model, const std::vector<double>& expected_total) const;
+  std::optional<Finding> untested(const routing::RouteModel& model, const std::vector<double>& expected_total) const;
   // The cable directions of untested cables (both directions of each), for unused_directions
   // to leave out: they are told once, here.
-  std::set<plan::EdgeId> untested_edges(const plan::RouteModel& model, const std::vector<double>& expected_total) const;
+  std::set<routing::EdgeId> untested_edges(const routing::RouteModel& model,
+                                           const std::vector<double>& expected_total) const;
 
  private:
   std::set<std::string> hosts_, outside_;

@@ -5,13 +5,13 @@
 
 namespace ibburn::run {
 
-std::vector<PortRise> modelled_rises(const plan::RouteModel& m, const std::vector<double>& capacity,
+std::vector<PortRise> modelled_rises(const routing::RouteModel& m, const std::vector<double>& capacity,
                                      const std::vector<double>& edge_gbps, double seconds) {
   std::vector<PortRise> out;
-  for (plan::EdgeId e = 0; e < edge_gbps.size() && e < m.cables->size(); ++e) {
+  for (routing::EdgeId e = 0; e < edge_gbps.size() && e < m.cables->size(); ++e) {
     const auto words = static_cast<uint64_t>(edge_gbps[e] * 1e9 / 8 * seconds / 4);
     if (words == 0) continue;
-    const plan::Edge& edge = m.cables->edge(e);
+    const routing::Edge& edge = m.cables->edge(e);
     const double nominal = edge.capacity_gbps, cap = e < capacity.size() ? capacity[e] : nominal;
     // Saturated: the direction carried its capacity (the fluid model's own tolerance).
     const bool saturated = edge_gbps[e] >= cap * (1 - 1e-6);
@@ -24,7 +24,7 @@ std::vector<PortRise> modelled_rises(const plan::RouteModel& m, const std::vecto
   return out;
 }
 
-ModelledCounters::ModelledCounters(const plan::RouteModel& model, std::vector<double> capacity_gbps)
+ModelledCounters::ModelledCounters(const routing::RouteModel& model, std::vector<double> capacity_gbps)
     : model_(model), capacity_(std::move(capacity_gbps)), by_edge_from_(model.cables->size()) {}
 
 void ModelledCounters::add(const std::vector<double>& edge_gbps, double seconds) {
@@ -41,8 +41,8 @@ counters::Snapshot ModelledCounters::snapshot() const {
   s.time_ms = static_cast<int64_t>(std::llround(seconds_ * 1000));
   const topo::Fabric& f = model_.fabric;
   s.ports.reserve(model_.cables->size());
-  for (plan::EdgeId e = 0; e < model_.cables->size(); ++e) {
-    const plan::Edge& edge = model_.cables->edge(e);
+  for (routing::EdgeId e = 0; e < model_.cables->size(); ++e) {
+    const routing::Edge& edge = model_.cables->edge(e);
     const topo::Node& node = f.node(edge.from.node);
     if (!node.is_switch()) continue;
     counters::PortSample& p = s.ports.emplace_back();

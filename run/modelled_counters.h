@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "counters/port_counters.h"
-#include "plan/route_model.h"
+#include "routing/route_model.h"
 
 namespace ibburn::run {
 
@@ -25,21 +25,21 @@ struct PortRise {
 // The rise of every port a cable direction with traffic touches (both ends of each loaded
 // direction). `capacity_gbps`: each direction's capacity in the stage (degraded cables at
 // their fraction); the cable index holds the nominal rate.
-std::vector<PortRise> modelled_rises(const plan::RouteModel& model, const std::vector<double>& capacity_gbps,
+std::vector<PortRise> modelled_rises(const routing::RouteModel& model, const std::vector<double>& capacity_gbps,
                                      const std::vector<double>& edge_gbps, double seconds);
 
 // Counters of every switch port of a fabric that has no live counters (a fabric file),
 // added up stage by stage from the model's traffic.
 class ModelledCounters {
  public:
-  ModelledCounters(const plan::RouteModel& model, std::vector<double> capacity_gbps);
+  ModelledCounters(const routing::RouteModel& model, std::vector<double> capacity_gbps);
   void add(const std::vector<double>& edge_gbps, double seconds);
   // The switch ports' counters now (data and wait; the model has no errors). The clock
   // starts at 0 and advances by each stage's seconds.
   counters::Snapshot snapshot() const;
 
  private:
-  const plan::RouteModel& model_;
+  const routing::RouteModel& model_;
   std::vector<double> capacity_;
   struct Count {
     uint64_t xmit = 0, rcv = 0, wait = 0;

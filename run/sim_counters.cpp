@@ -13,7 +13,8 @@
 #include "run/modelled_counters.h"
 
 namespace ibburn::run {
-SimDataCounters::SimDataCounters(std::string console, const plan::RouteModel& model, std::vector<double> capacity_gbps)
+SimDataCounters::SimDataCounters(std::string console, const routing::RouteModel& model,
+                                 std::vector<double> capacity_gbps)
     : console_(std::move(console)), model_(model), capacity_(std::move(capacity_gbps)) {}
 
 std::string SimDataCounters::node_id(topo::NodeId n) const {

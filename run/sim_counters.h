@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "counters/port_counters.h"
-#include "plan/route_model.h"
+#include "routing/route_model.h"
 
 namespace ibburn::run {
 
@@ -18,7 +18,7 @@ class SimDataCounters {
  public:
   // `console`: ibsim's stdin pipe (scripts/simfabric keeps it at $SIMFABRIC_DIR/console).
   // `capacity_gbps`: each cable direction's capacity in the model (degraded cables at their fraction).
-  SimDataCounters(std::string console, const plan::RouteModel& model, std::vector<double> capacity_gbps);
+  SimDataCounters(std::string console, const routing::RouteModel& model, std::vector<double> capacity_gbps);
 
   // The values to count on from (the snapshot before the first stage).
   void start_from(const counters::Snapshot& snapshot);
@@ -34,7 +34,7 @@ class SimDataCounters {
   std::string node_id(topo::NodeId n) const;
 
   std::string console_;
-  const plan::RouteModel& model_;
+  const routing::RouteModel& model_;
   std::vector<double> capacity_;
   using PortKey = std::pair<uint64_t, int>;  // node GUID, port
   struct Count {

@@ -261,9 +261,9 @@ void TopologyWatch::absorb(std::vector<Finding>& findings) {
   findings = std::move(kept);
 }
 
-std::vector<double> TopologyWatch::judgeable(const plan::RouteModel& m, std::vector<double> expected) const {
-  for (plan::EdgeId e = 0; e < m.cables->size() && e < expected.size(); ++e) {
-    const plan::Edge& edge = m.cables->edge(e);
+std::vector<double> TopologyWatch::judgeable(const routing::RouteModel& m, std::vector<double> expected) const {
+  for (routing::EdgeId e = 0; e < m.cables->size() && e < expected.size(); ++e) {
+    const routing::Edge& edge = m.cables->edge(e);
     if (affected(m.fabric.node(edge.from.node).guid, edge.from.port) ||
         affected(m.fabric.node(edge.to.node).guid, edge.to.port))
       expected[e] = 0;

@@ -17,7 +17,7 @@
 
 #include "common/finding.h"
 #include "counters/port_counters.h"
-#include "plan/route_model.h"
+#include "routing/route_model.h"
 
 namespace ibburn::run {
 
@@ -41,7 +41,7 @@ class TopologyWatch {
 
   // `expected` octets per cable direction with 0 where either end is covered by a change:
   // coverage from counters cannot judge a cable that went away.
-  std::vector<double> judgeable(const plan::RouteModel& model, std::vector<double> expected) const;
+  std::vector<double> judgeable(const routing::RouteModel& model, std::vector<double> expected) const;
 
   // Every change found so far, with what was absorbed into it.
   const std::vector<Finding>& findings() const { return findings_; }

@@ -4,7 +4,7 @@
 // answered is reported in its result; it never stops the others. The only place that
 // talks to /dev/umad (or ibsim's umad2sim): live discovery's directed-route SMPs
 // (topo/dr_walker.h), the counters sweeps' PerfMgt MADs and the LFT reads' SMPs
-// (plan/lft_reader.h) all go through it.
+// (routing/lft_reader.h) all go through it.
 #include <array>
 #include <chrono>
 #include <cstddef>

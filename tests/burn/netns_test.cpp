@@ -13,7 +13,7 @@
 
 #include "burn_run.h"
 #include "common/file_io.h"
-#include "plan/planner.h"
+#include "planner/planner.h"
 #include "tests/support/sim_fabric.h"
 #include "topo/fabric_io.h"
 
@@ -67,7 +67,7 @@ class BurnNetns : public MpiRunTest {
     auto fabric = ibburn::topo::load_fabric_file(dir_ + "/tree.net");
     std::string endpoints;
     int rank = 0;
-    for (auto p : ibburn::plan::all_hca_ports(fabric)) {
+    for (auto p : ibburn::planner::all_hca_ports(fabric)) {
       char line[64];
       std::snprintf(line, sizeof line, "%d 0x%016llx\n", rank++, static_cast<unsigned long long>(fabric.port(p).guid));
       endpoints += line;

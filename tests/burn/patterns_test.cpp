@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 #include "common/error.h"
 
 using namespace ibburn;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "burn/engine.h"
-#include "burn/plan.h"
+#include "burn/stage_plan.h"
 
 namespace ibburn::testing {
 

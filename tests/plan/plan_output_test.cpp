@@ -4,10 +4,12 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
-#include "fat_tree_fixture.h"
+#include "tests/routing/fat_tree_fixture.h"
 #include "tests/support/temp_dir.h"
 
 using namespace ibburn::plan;
+using namespace ibburn::planner;
+using namespace ibburn::routing;
 
 TEST(Endpoints, ParsesRanksAndGuids) {
   auto t = fixture::make_fat_tree(2, 2, 2);

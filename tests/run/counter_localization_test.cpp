@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include "plan/fluid.h"
+#include "fluid/fluid.h"
 #include "plan/simulate.h"
 #include "run/modelled_counters.h"
-#include "tests/plan/fat_tree_fixture.h"
+#include "tests/routing/fat_tree_fixture.h"
 
 namespace ibburn::run {
 namespace {
@@ -15,38 +15,38 @@ namespace {
 class CounterLocalizationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ft_ = plan::fixture::make_fat_tree(4, 4, 2, 2);
+    ft_ = routing::fixture::make_fat_tree(4, 4, 2, 2);
     m_.fabric = ft_.fabric;
-    m_.cables = std::make_unique<plan::CableIndex>(m_.fabric, 0);
-    m_.router = std::make_unique<plan::AdaptiveRouter>(m_.fabric, *m_.cables);
+    m_.cables = std::make_unique<routing::CableIndex>(m_.fabric, 0);
+    m_.router = std::make_unique<routing::AdaptiveRouter>(m_.fabric, *m_.cables);
     bad_ = m_.cables->out_edge({ft_.leaves[0], 5});  // leaf0's first uplink
-    std::unordered_map<plan::EdgeId, double> degrade{{bad_, 0.25}, {m_.cables->reverse(bad_), 0.25}};
-    capacity_ = plan::degraded_capacities(*m_.cables, degrade);
+    std::unordered_map<routing::EdgeId, double> degrade{{bad_, 0.25}, {m_.cables->reverse(bad_), 0.25}};
+    capacity_ = fluid::degraded_capacities(*m_.cables, degrade);
   }
   // Every host sends to the host 5 further on, at the max-min rates of the adaptive model.
   std::vector<double> stage_gbps() const {
-    std::vector<plan::SplitFlow> flows;
+    std::vector<fluid::SplitFlow> flows;
     const size_t n = ft_.hosts.size();
     for (size_t i = 0; i < n; ++i)
-      flows.push_back(plan::split_flow(*m_.cables, *m_.router, {ft_.hosts[i], 1}, {ft_.hosts[(i + 5) % n], 1}));
-    return plan::simulate_max_min(flows, *m_.router, capacity_, plan::Splits::Adaptive).edge_gbps;
+      flows.push_back(fluid::split_flow(*m_.cables, *m_.router, {ft_.hosts[i], 1}, {ft_.hosts[(i + 5) % n], 1}));
+    return fluid::simulate_max_min(flows, *m_.router, capacity_, fluid::Splits::Adaptive).edge_gbps;
   }
-  plan::fixture::FatTree ft_;
-  plan::RouteModel m_;
-  plan::EdgeId bad_ = 0;
+  routing::fixture::FatTree ft_;
+  routing::RouteModel m_;
+  routing::EdgeId bad_ = 0;
   std::vector<double> capacity_;
 };
 
 TEST_F(CounterLocalizationTest, OnlyASaturatedPortBelowItsNominalRateWaits) {
   std::vector<double> gbps(m_.cables->size(), 0.0);
-  const plan::EdgeId healthy = m_.cables->out_edge({ft_.leaves[0], 6});
-  const plan::EdgeId spare = m_.cables->out_edge({ft_.leaves[0], 7});
+  const routing::EdgeId healthy = m_.cables->out_edge({ft_.leaves[0], 6});
+  const routing::EdgeId spare = m_.cables->out_edge({ft_.leaves[0], 7});
   gbps[bad_] = capacity_[bad_];
   gbps[healthy] = capacity_[healthy];
   gbps[spare] = capacity_[spare] / 2;
-  std::map<std::pair<plan::EdgeId, bool>, PortRise> rise;  // (edge, at its egress end)
+  std::map<std::pair<routing::EdgeId, bool>, PortRise> rise;  // (edge, at its egress end)
   for (const auto& r : modelled_rises(m_, capacity_, gbps, 2.0))
-    for (plan::EdgeId e : {bad_, healthy, spare})
+    for (routing::EdgeId e : {bad_, healthy, spare})
       if (r.port == m_.cables->edge(e).from || r.port == m_.cables->edge(e).to)
         rise[{e, r.port == m_.cables->edge(e).from}] = r;
   EXPECT_EQ(rise.at({bad_, true}).xmit_wait, static_cast<uint64_t>(0.75 * 2.0 * kModelWaitTicksPerSecond));
@@ -70,7 +70,7 @@ TEST_F(CounterLocalizationTest, TheModelsCountersNameTheSlowCableOnceAndExplainI
   EXPECT_EQ(found[0].kind, FindingKind::SuspectCable);
   EXPECT_EQ(found[0].severity, Severity::Error);
   EXPECT_EQ(found[0].details["source"], "port counters");
-  const std::set<plan::EdgeId> both{bad_, m_.cables->reverse(bad_)};
+  const std::set<routing::EdgeId> both{bad_, m_.cables->reverse(bad_)};
   EXPECT_EQ(loc.named(), both);
   Finding own, other;
   own.kind = other.kind = FindingKind::NotExercised;
@@ -85,7 +85,7 @@ TEST_F(CounterLocalizationTest, TheModelsCountersNameTheSlowCableOnceAndExplainI
 
 TEST_F(CounterLocalizationTest, StaticRoutesAreNotJudged) {
   m_.lfts = ft_.lfts;
-  m_.router = std::make_unique<plan::LftRouter>(m_.fabric, *m_.cables, *m_.lfts);
+  m_.router = std::make_unique<routing::LftRouter>(m_.fabric, *m_.cables, *m_.lfts);
   EXPECT_FALSE(CounterLocalization(m_).judges());
 }
 

@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "run/job_allocation.h"
-#include "tests/plan/fat_tree_fixture.h"
+#include "tests/routing/fat_tree_fixture.h"
 
 namespace ibburn::run {
 namespace {
@@ -17,9 +17,9 @@ namespace {
 class JobScopeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ft_ = plan::fixture::make_fat_tree(2, 2, 2);
+    ft_ = routing::fixture::make_fat_tree(2, 2, 2);
     m_.fabric = ft_.fabric;
-    m_.cables = std::make_unique<plan::CableIndex>(m_.fabric, 0);
+    m_.cables = std::make_unique<routing::CableIndex>(m_.fabric, 0);
     for (const auto& n : m_.fabric.nodes())
       if (n.is_ca()) host_of_hca_[n.name] = n.description.substr(0, n.description.find(' '));
   }
@@ -31,7 +31,7 @@ class JobScopeTest : public ::testing::Test {
   std::vector<double> leaf0_traffic() const {
     std::vector<double> expected(m_.cables->size(), 0.0);
     for (const auto h : {ft_.hosts[0], ft_.hosts[1]}) {
-      const plan::EdgeId up = m_.cables->out_edge({h, 1});
+      const routing::EdgeId up = m_.cables->out_edge({h, 1});
       expected[up] = expected[m_.cables->reverse(up)] = 1e9;
     }
     return expected;
@@ -43,8 +43,8 @@ class JobScopeTest : public ::testing::Test {
     return f;
   }
 
-  plan::fixture::FatTree ft_;
-  plan::RouteModel m_;
+  routing::fixture::FatTree ft_;
+  routing::RouteModel m_;
   std::map<std::string, std::string> host_of_hca_;
 };
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "common/file_io.h"
-#include "run/run_job.h"
+#include "run/run_command.h"
 #include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
@@ -43,7 +43,7 @@ class RunAdaptive : public ::testing::Test {
     o.routes.routes.routing = "adaptive";
     o.routes.degrade = {degrade};
     o.wiring = csv;
-    return run::run_job(o);
+    return run::run_command(o);
   }
 
   // cables.csv's rows without the header.

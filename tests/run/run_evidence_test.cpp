@@ -5,11 +5,11 @@
 
 #include "common/finding_details.h"
 #include "counters/counter_delta.h"
-#include "plan/cable_index.h"
+#include "routing/cable_index.h"
 #include "report/history.h"
 #include "run/counter_evidence.h"
 #include "run/service_actions.h"
-#include "tests/plan/fat_tree_fixture.h"
+#include "tests/routing/fat_tree_fixture.h"
 
 namespace ibburn::run {
 namespace {
@@ -79,11 +79,11 @@ TEST(ErrorsUnderLoad, AnyLinkErrorRiseCountsButCongestionDoesNot) {
 class Coverage : public ::testing::Test {
  protected:
   void SetUp() override {
-    ft_ = plan::fixture::make_fat_tree(2, 2, 2);
+    ft_ = routing::fixture::make_fat_tree(2, 2, 2);
     m_.fabric = ft_.fabric;
-    m_.cables = std::make_unique<plan::CableIndex>(m_.fabric, 0);
+    m_.cables = std::make_unique<routing::CableIndex>(m_.fabric, 0);
     m_.lfts = ft_.lfts;
-    m_.router = std::make_unique<plan::LftRouter>(m_.fabric, *m_.cables, *m_.lfts);
+    m_.router = std::make_unique<routing::LftRouter>(m_.fabric, *m_.cables, *m_.lfts);
     for (auto h : ft_.hosts) ports_.emplace_back(topo::PortEnd{h, 1});
   }
   // One stage: rank 0 -> rank 2 (across the spines), 1 GB.
@@ -99,8 +99,8 @@ class Coverage : public ::testing::Test {
     r.flows.push_back(f);
     return r;
   }
-  plan::fixture::FatTree ft_;
-  plan::RouteModel m_;
+  routing::fixture::FatTree ft_;
+  routing::RouteModel m_;
   std::vector<std::optional<topo::PortEnd>> ports_;
 };
 
@@ -114,7 +114,7 @@ TEST_F(Coverage, ExpectedBytesFollowTheRouteAndShortCablesAreNotExercised) {
   std::vector<double> seen = expected;
   // 1 GB over 0.01 s is 800 Gb/s: every loaded direction is judged.
   EXPECT_TRUE(coverage_findings(m_, expected, seen, 0.8, 0.01, 1).empty());
-  plan::EdgeId short_edge = 0;
+  routing::EdgeId short_edge = 0;
   while (expected[short_edge] == 0) ++short_edge;
   seen[short_edge] = 0.5e9;
   auto f = coverage_findings(m_, expected, seen, 0.8, 0.01, 1);

@@ -5,9 +5,9 @@
 
 #include "common/finding_details.h"
 #include "counters/sweep.h"
-#include "plan/cable_index.h"
+#include "routing/cable_index.h"
 #include "run/topology_change.h"
-#include "tests/plan/fat_tree_fixture.h"
+#include "tests/routing/fat_tree_fixture.h"
 
 namespace ibburn::run {
 namespace {
@@ -167,10 +167,10 @@ TEST(TopologyWatch, ACableDownBetweenSwitchesThatStillAnswerIsOneCableFinding) {
 }
 
 TEST(TopologyWatch, CoverageIsNotJudgedOnTheCablesOfASwitchThatDroppedOut) {
-  const auto ft = plan::fixture::make_fat_tree(2, 2, 2);
-  plan::RouteModel m;
+  const auto ft = routing::fixture::make_fat_tree(2, 2, 2);
+  routing::RouteModel m;
   m.fabric = ft.fabric;
-  m.cables = std::make_unique<plan::CableIndex>(m.fabric, 0);
+  m.cables = std::make_unique<routing::CableIndex>(m.fabric, 0);
   // The sweep targets of that fabric, all answering before stage 1.
   Snapshot start;
   start.ports = counters::sweep_targets(m.fabric);
@@ -182,8 +182,8 @@ TEST(TopologyWatch, CoverageIsNotJudgedOnTheCablesOfASwitchThatDroppedOut) {
     if (p.node_guid == spine.guid) p.reachable = false;
   ASSERT_EQ(w.compare(now, 1), 1u);
   const std::vector<double> judged = w.judgeable(m, std::vector<double>(m.cables->size(), 1.0));
-  for (plan::EdgeId e = 0; e < m.cables->size(); ++e) {
-    const plan::Edge& edge = m.cables->edge(e);
+  for (routing::EdgeId e = 0; e < m.cables->size(); ++e) {
+    const routing::Edge& edge = m.cables->edge(e);
     const bool spine_cable = edge.from.node == ft.spines[0] || edge.to.node == ft.spines[0];
     EXPECT_EQ(judged[e], spine_cable ? 0.0 : 1.0) << m.cables->describe(m.fabric, e);
   }
