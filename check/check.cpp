@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "common/finding_details.h"
 #include "common/guid.h"
 #include "common/union_find.h"
 #include "topo/fabric_summary.h"
@@ -263,7 +264,7 @@ class Checker {
       if (below(act, *planned))
         add(FindingKind::Degraded, Severity::Error,
             cable_text(c) + " runs at " + to_string(act) + ", planned " + to_string(*planned), {ref(a.at), ref(b.at)},
-            {{"active", to_string(act)}, {"planned", to_string(*planned)}});
+            DegradedDetails{to_string(act), to_string(*planned), std::nullopt});
       return;
     }
     if (!opt_.below_supported) return;
@@ -271,7 +272,7 @@ class Checker {
     if (cap.known() && below(act, cap))
       add(FindingKind::Degraded, Severity::Warning,
           cable_text(c) + " runs at " + to_string(act) + ", both ends support " + to_string(cap),
-          {ref(a.at), ref(b.at)}, {{"active", to_string(act)}, {"supported", to_string(cap)}});
+          {ref(a.at), ref(b.at)}, DegradedDetails{to_string(act), std::nullopt, to_string(cap)});
   }
 
   // Islands most of whose ports are up but not Active: one finding per island instead of one

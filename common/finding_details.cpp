@@ -32,6 +32,19 @@ ErrorsUnderLoadDetails FindingDetails<FindingKind::ErrorsUnderLoad>::read(const 
   return d;
 }
 
+void to_json(nlohmann::json& j, const DegradedDetails& d) {
+  j = {{"active", d.active}};
+  if (d.planned) j["planned"] = *d.planned;
+  if (d.supported) j["supported"] = *d.supported;
+}
+
+DegradedDetails FindingDetails<FindingKind::Degraded>::read(const JsonFields& r) {
+  DegradedDetails d{r.get<std::string>("active"), r.optional<std::string>("planned"),
+                    r.optional<std::string>("supported")};
+  if (d.planned.has_value() == d.supported.has_value()) r.fail("", "needs one of 'planned' and 'supported'");
+  return d;
+}
+
 void to_json(nlohmann::json& j, const UntestedDetails& d) {
   j = {{"cables", d.cables},
        {"switches", d.switches},

@@ -33,6 +33,16 @@ struct ErrorsUnderLoadDetails {
 
 void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d);
 
+// degraded: a link trained below its plan, or below what both its ends support (check/).
+struct DegradedDetails {
+  std::string active;                    // the rate it trained at ("4xHDR")
+  std::optional<std::string> planned;    // the wiring list's rate, when it has one
+  std::optional<std::string> supported;  // else the best rate both ends support
+  bool operator==(const DegradedDetails&) const = default;
+};
+
+void to_json(nlohmann::json& j, const DegradedDetails& d);
+
 // untested: what a job that held only part of the fabric left unloaded (run/job_scope).
 struct UntestedDetails {
   std::vector<std::string> cables{};    // as report::cable_name writes them
@@ -62,6 +72,11 @@ struct FindingDetails;  // undefined: a kind without typed details does not comp
 template <>
 struct FindingDetails<FindingKind::ErrorsUnderLoad> {
   using Details = ErrorsUnderLoadDetails;
+  static Details read(const JsonFields& r);
+};
+template <>
+struct FindingDetails<FindingKind::Degraded> {
+  using Details = DegradedDetails;
   static Details read(const JsonFields& r);
 };
 template <>

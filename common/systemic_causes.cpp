@@ -28,8 +28,7 @@ std::string count_text(size_t n) {
 json shared_evidence(const Finding& f) {
   json e = json::object();
   if (f.kind == FindingKind::Degraded) {
-    for (const char* key : {"active", "planned", "supported"})
-      if (f.details.contains(key)) e[key] = f.details[key];
+    e = details_of<FindingKind::Degraded>(f);
   } else if (f.kind == FindingKind::ErrorsUnderLoad) {
     json rose = json::array();
     for (const auto& [counter, value] : details_of<FindingKind::ErrorsUnderLoad>(f).rise) rose.push_back(counter);

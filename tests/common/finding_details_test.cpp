@@ -116,3 +116,17 @@ TEST(FindingDetails, SystemicCarriesItsScopeAndItsMembersWhole) {
   f.details["cables"][0].erase("kind");
   EXPECT_THAT(refusal<FindingKind::Systemic>(f), HasSubstr("systemic details: field 'cables[0]' "));
 }
+
+TEST(FindingDetails, DegradedSaysItsPlanOrWhatBothEndsSupport) {
+  Finding f;
+  f.kind = FindingKind::Degraded;
+  f.details = DegradedDetails{"4xHDR", "4xNDR", std::nullopt};
+  EXPECT_EQ(f.details.dump(), R"({"active":"4xHDR","planned":"4xNDR"})");
+  EXPECT_EQ(details_of<FindingKind::Degraded>(finding_from_json(to_json(f))),
+            (DegradedDetails{"4xHDR", "4xNDR", std::nullopt}));
+  f.details = DegradedDetails{"2xNDR", std::nullopt, "4xNDR"};
+  EXPECT_EQ(f.details.dump(), R"({"active":"2xNDR","supported":"4xNDR"})");
+  EXPECT_EQ(details_of<FindingKind::Degraded>(f).supported, "4xNDR");
+  f.details.erase("supported");
+  EXPECT_EQ(refusal<FindingKind::Degraded>(f), "degraded details: needs one of 'planned' and 'supported'");
+}
