@@ -17,11 +17,18 @@ if [ -z "$clang_format" ]; then
   echo "format: clang-format not found (Debian: apt-get install clang-format)" >&2
   exit 2
 fi
-# The folders: the modules as CMakeLists.txt's IBBURN_MODULE_GRAPH declares them (read through
-# scripts/check-layering --graph, the one reader of it), tests/ and bench/. No list of our own
-# to drift: a new module is formatted the day it joins the graph (run/ once went unformatted).
-mapfile -t folders < <(bash scripts/check-layering --graph | sed 's/:.*//')
-folders+=(tests bench)
+# The folders: every module, tests/ and bench/. The modules are written out, so that a reader
+# (and a check) sees what is formatted, and compared with CMakeLists.txt's IBBURN_MODULE_GRAPH
+# (read through scripts/check-layering --graph, its one reader): a module the graph has and
+# this list lacks, or the other way round, stops this script, so no module goes unformatted
+# (run/ once did).
+modules=(common topo wiring check counters rdma host cuda burn routing planner fluid localization plan report health run app)
+mapfile -t graph < <(bash scripts/check-layering --graph | sed 's/:.*//')
+if [[ "${graph[*]}" != "${modules[*]}" ]]; then
+  echo "format: scripts/format.sh's modules (${modules[*]}) differ from CMakeLists.txt's graph (${graph[*]})" >&2
+  exit 2
+fi
+folders=("${modules[@]}" tests bench)
 mapfile -t files < <(find "${folders[@]}" -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | sort)
 if ((!check)); then
   "$clang_format" -i "${files[@]}"
