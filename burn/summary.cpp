@@ -71,6 +71,16 @@ Verdict read_verdict(const JsonFields& f, const char* key) {
 
 }  // namespace
 
+SuspectRecord suspect_record_from(const JsonFields& f) {
+  return {f.get<std::string>("cable"),
+          f.get<std::string>("from"),
+          f.get<std::string>("to"),
+          f.get<double>("confidence"),
+          f.get<int>("slow_flows"),
+          f.get<int>("healthy_flows"),
+          f.get<std::vector<std::string>>("tied_with")};
+}
+
 EndpointRecord endpoint_record_from(const JsonFields& f) {
   EndpointRecord e;
   e.rank = f.get<int>("rank");
@@ -206,10 +216,7 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
     s.host_checks.push_back({f.get<std::string>("host"), f.get<bool>("refused"), read_host_check(f)});
   if (j.contains("suspects")) {
     s.suspects.emplace();
-    for (const auto& f : top.objects("suspects"))
-      s.suspects->push_back({f.get<std::string>("cable"), f.get<std::string>("from"), f.get<std::string>("to"),
-                             f.get<double>("confidence"), f.get<int>("slow_flows"), f.get<int>("healthy_flows"),
-                             f.get<std::vector<std::string>>("tied_with")});
+    for (const auto& f : top.objects("suspects")) s.suspects->push_back(suspect_record_from(f));
     s.localization_notes = top.get<std::vector<std::string>>("localization_notes");
   }
   if (j.contains("findings")) {

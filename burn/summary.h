@@ -71,6 +71,7 @@ struct SuspectRecord {
   int slow_flows = 0;
   int healthy_flows = 0;
   std::vector<std::string> tied_with;  // cables the same evidence fits
+  bool operator==(const SuspectRecord&) const = default;
 };
 
 // One step of `ibburn run` as it went.
@@ -134,9 +135,11 @@ RunState run_state(const BurnSummary& s);
 
 nlohmann::json to_json(const DirectionVerdict& r);
 nlohmann::json to_json(const EndpointRecord& r);
-// Strict readers of one flow's and one endpoint's record, in summary.json and as findings' details.
+// Strict readers of one flow's, one endpoint's and one suspect cable's record, in summary.json and
+// as findings' details.
 DirectionVerdict direction_verdict_from(const JsonFields& f);
 EndpointRecord endpoint_record_from(const JsonFields& f);
+SuspectRecord suspect_record_from(const JsonFields& f);
 nlohmann::json to_json(const SuspectRecord& r);
 nlohmann::json to_json(const BurnSummary& s);
 

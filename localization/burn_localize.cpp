@@ -10,6 +10,7 @@
 
 #include "burn/results.h"
 #include "localization/probes.h"
+#include "localization/suspect_cable_details.h"
 
 #include "common/error.h"
 #include "common/file_io.h"
@@ -206,7 +207,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
       if (fabric.node(end.node).is_ca())
         f.message += "; or the HCA " + fabric.node(end.node).name + " itself (see the host check)";
     f.ports = {{fabric.node(e.from.node).name, e.from.port}, {fabric.node(e.to.node).name, e.to.port}};
-    f.details = burn::to_json((*summary.doc.suspects)[&s - found.data()]);
+    f.details = SuspectCableDetails{.flows = (*summary.doc.suspects)[&s - found.data()]};
     summary.findings.push_back(std::move(f));
     summary.doc.pass = false;
   }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "localization/localize.h"
+#include "localization/suspect_cable_details.h"
 #include "report/history.h"
 
 namespace ibburn::run {
@@ -54,7 +55,7 @@ std::vector<Finding> CounterLocalization::findings() const {
     const localization::CounterSuspect& s = n.best;
     const routing::Edge& edge = model_.cables->edge(s.edge);
     const routing::PortGroup& g = groups_[s.group];
-    nlohmann::json group = nlohmann::json::array();
+    std::vector<std::string> group;
     for (routing::EdgeId e : g.edges) group.push_back(f.port_name(model_.cables->edge(e).from));
     Finding x;
     x.kind = FindingKind::SuspectCable;
@@ -69,22 +70,22 @@ std::vector<Finding> CounterLocalization::findings() const {
             ? fmt::format(" and waited {:.0f} ticks to send (equals: {:.0f})", s.wait, s.group_wait)
             : std::string(),
         100 * s.confidence);
-    x.details = {{"source", "port counters"},
-                 {"cable", model_.cables->describe(f, s.edge)},
-                 {"from", f.port_name(edge.from)},
-                 {"to", f.port_name(edge.to)},
-                 {"stage", n.stage},
-                 {"stages", n.stages},
-                 {"group", group},
-                 {"data_octets", s.data_octets},
-                 {"group_median_data_octets", s.group_data_octets},
-                 {"z_data", s.z_data},
-                 {"confidence", s.confidence}};
-    if (s.wait >= 0) x.details["xmit_wait"] = s.wait;
-    if (s.group_wait >= 0) {
-      x.details["group_median_xmit_wait"] = s.group_wait;
-      x.details["z_wait"] = s.z_wait;
-    }
+    localization::CounterEvidence c{model_.cables->describe(f, s.edge),
+                                    f.port_name(edge.from),
+                                    f.port_name(edge.to),
+                                    n.stage,
+                                    {n.stages.begin(), n.stages.end()},
+                                    group,
+                                    s.data_octets,
+                                    s.group_data_octets,
+                                    s.z_data,
+                                    s.confidence,
+                                    {},
+                                    {},
+                                    {}};
+    if (s.wait >= 0) c.xmit_wait = s.wait;
+    if (s.group_wait >= 0) c.group_median_xmit_wait = s.group_wait, c.z_wait = s.z_wait;
+    x.details = localization::SuspectCableDetails{.counters = std::move(c)};
     out.push_back(std::move(x));
   }
   return out;

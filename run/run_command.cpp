@@ -21,6 +21,7 @@
 #include "counters/snapshot_json.h"
 #include "counters/sweep.h"
 #include "localization/burn_localize.h"
+#include "localization/suspect_cable_details.h"
 #include "plan/plan_output.h"
 #include "planner/planner.h"
 #include "fluid/simulated_burn.h"
@@ -337,9 +338,9 @@ class Job : public burn::SessionObserver {
         counted.emplace(report::cable_name(f.ports[0], f.ports[1]), &f);
     for (auto& f : burn_findings) {
       if (f.kind != FindingKind::SuspectCable || f.ports.size() != 2) continue;
+      auto details = details_of<FindingKind::SuspectCable>(f);
       std::vector<std::pair<PortRef, PortRef>> candidates{{f.ports[0], f.ports[1]}};
-      for (const auto& t : f.details.value("tied_with", nlohmann::json::array())) {
-        const std::string text = t.get<std::string>();
+      for (const std::string& text : details.tied_with()) {
         const auto arrow = text.find(" -> ");
         if (arrow != std::string::npos)
           candidates.emplace_back(report::port_from_text(text.substr(0, arrow)),
@@ -352,7 +353,8 @@ class Job : public burn::SessionObserver {
         f.ports = {a, b};
         f.message +=
             "; of these, " + report::cable_name(a, b) + " had its counters rise under load: " + it->second->message;
-        f.details["errors_under_load"] = it->second->details;
+        details.errors_under_load = details_of<FindingKind::ErrorsUnderLoad>(*it->second);
+        f.details = details;
         break;
       }
     }
