@@ -6,7 +6,8 @@
 #     order). Each: `ibburn topo discover` against `ibnetdiscover` in the same run,
 #     alternating, REPS times each (both write ibnetdiscover text to a file); checks both
 #     texts hold the same lines (modulo ordering) and prints the best (and median) times and
-#     their ratios (target: best wall <= 0.5 on both).
+#     their ratios (target: best wall <= 0.5 on both); for reference, also ibnetdiscover kept on
+#     one CPU by taskset, as ibburn keeps its MAD loop.
 #  2. A 64k-HCA ibnetdiscover text dump (generated) loaded by `ibburn topo show`: wall time
 #     and peak RSS from /usr/bin/time.
 # Usage: bench/discover.sh [REPS]   (BUILD_DIR, JOBS as in the other benches; IBBURN=path
@@ -21,7 +22,8 @@ if [[ -z ${IBBURN:-} ]]; then
 fi
 ibburn=${IBBURN:-$build/ibburn}
 sim=$root/scripts/simfabric
-for tool in ibnetdiscover python3; do
+last_cpu=$(($(nproc) - 1))
+for tool in ibnetdiscover python3 taskset; do
   command -v "$tool" >/dev/null || { echo "bench: $tool missing" >&2; exit 3; }
 done
 out=$(mktemp -d)
@@ -43,13 +45,14 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 discovery() {  # LABEL NETFILE
   echo "== discovery of the field-notes fabric $1 in ibsim ($reps runs each, alternating)"
   "$sim" start "$2" --dir "$out/sim" >/dev/null
-  : >"$out/ibnetdiscover.wall"; : >"$out/ibnetdiscover.cpu"; : >"$out/ibburn.wall"; : >"$out/ibburn.cpu"
+  for name in ibnetdiscover ibnetdiscover1 ibburn; do : >"$out/$name.wall"; : >"$out/$name.cpu"; done
   for ((i = 1; i <= reps; i++)); do
     timed ibnetdiscover "$out/ibnetdiscover.txt" ibnetdiscover
     timed ibburn /dev/null "$ibburn" topo discover -o "$out/ibburn.txt"
-    printf 'run %d: ibnetdiscover %.2f s wall / %.2f s CPU, ibburn %.2f s wall / %.2f s CPU\n' "$i" \
-      "$(tail -1 "$out/ibnetdiscover.wall")" "$(tail -1 "$out/ibnetdiscover.cpu")" \
-      "$(tail -1 "$out/ibburn.wall")" "$(tail -1 "$out/ibburn.cpu")"
+    timed ibnetdiscover1 /dev/null taskset -c "$last_cpu" ibnetdiscover
+    printf 'run %d: ibnetdiscover %.2f s wall / %.2f s CPU, ibburn %.2f s wall / %.2f s CPU, ibnetdiscover on one CPU %.2f s wall\n' \
+      "$i" "$(tail -1 "$out/ibnetdiscover.wall")" "$(tail -1 "$out/ibnetdiscover.cpu")" \
+      "$(tail -1 "$out/ibburn.wall")" "$(tail -1 "$out/ibburn.cpu")" "$(tail -1 "$out/ibnetdiscover1.wall")"
   done
   # Both must have seen the same fabric for the times to mean anything: the same nodes, ports,
   # links, LIDs and rates, i.e. the same lines of ibnetdiscover text in another order.
@@ -73,6 +76,11 @@ discovery() {  # LABEL NETFILE
     printf 'median %s: ibnetdiscover %.2f s, ibburn topo discover %.2f s, ratio %s\n' \
       "$kind" "$m_ref" "$m_ours" "$(ratio "$m_ours" "$m_ref")"
   done
+  # ibburn keeps its MAD loop (and under ibsim umad2sim's receiver thread) on one CPU
+  # (topo/mad_window.h); for reference, ibnetdiscover given the same by taskset.
+  b_one=$(sort -g "$out/ibnetdiscover1.wall" | head -1)
+  printf 'for reference, ibnetdiscover on one CPU (taskset): best wall %.2f s, ibburn / it %s\n' "$b_one" \
+    "$(ratio "$(sort -g "$out/ibburn.wall" | head -1)" "$b_one")"
   printf 'nodes: %d each, same ibnetdiscover lines; ibburn: %s\n' "$nodes_ref" \
     "$(grep -o '([0-9]* SMPs[^)]*)' "$out/ibburn.err" | tail -1)"
   "$sim" stop --dir "$out/sim" >/dev/null

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/cpu_pin.h"
 #include "common/error.h"
 #include "topo/mad_window.h"
 #include "topo/smp_fabric.h"
@@ -76,6 +77,7 @@ bool may_be_fdr10(const SmpData& cap_info, const SmpData& info) {
 // True when libibumad sees at least one device (a real HCA or umad2sim's simulated one).
 // (umad_get_cas_names is no test: with no device it reports a default name.)
 bool any_umad_device() {
+  const ScopedCpuPin pin(mad_cpu());  // umad2sim may start here
   umad_device_node* list = umad_get_ca_device_list();
   if (!list) return false;
   umad_free_ca_device_list(list);

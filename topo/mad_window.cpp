@@ -2,6 +2,7 @@
 
 #include <infiniband/umad.h>
 #include <poll.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "common/cpu_pin.h"
 #include "common/error.h"
 
 namespace ibburn::topo {
@@ -50,8 +52,14 @@ void encode_header(uint8_t* mad, const MadRequest& r, uint32_t tid) {
 
 }  // namespace
 
+int mad_cpu() {
+  static const int cpu = sched_getcpu();
+  return cpu;
+}
+
 MadWindow::MadWindow(MadOptions options, size_t window)
     : options_(std::move(options)), window_(std::max<size_t>(1, window)) {
+  const ScopedCpuPin pin(mad_cpu());  // umad2sim may start here
   if (umad_init() < 0) throw EnvironmentError("cannot initialise libibumad");
   port_id_ = umad_open_port(options_.ca.empty() ? nullptr : options_.ca.c_str(), options_.port);
   if (port_id_ < 0)
@@ -76,6 +84,7 @@ MadWindow::~MadWindow() {
 }
 
 std::vector<MadResult> MadWindow::run(const std::vector<MadRequest>& requests) {
+  const ScopedCpuPin pin(mad_cpu());  // every answer wakes this loop
   std::vector<MadResult> results(requests.size());
   struct InFlight {
     size_t index;

@@ -62,6 +62,14 @@ struct MadOptions {
 // and opensm itself keeps 4 on the wire so as not to flood switch management processors.
 inline constexpr size_t kSmpWindow = 8;
 
+// The CPU this process's MAD loops run on: the caller's at the first call. Under ibsim one
+// thread of umad2sim receives every answer, and it keeps the CPUs of the thread that was
+// running when umad2sim started (at the first look for a device or port): started on this
+// CPU, and each loop pinned to it, every answer's hand-over stays on one CPU instead of being
+// a cross-CPU wake-up, which was half of discovery's time on the 2-CPU VM (docs/benchmarks.md,
+// "Discovery"). Elsewhere only the loop is pinned, which costs nothing.
+int mad_cpu();
+
 class MadWindow {
  public:
   // Opens the port and registers SMI (LID routed and directed route) and PerfMgt agents. Throws
