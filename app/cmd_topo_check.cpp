@@ -1,11 +1,11 @@
-// `ibburn topo check` (the discovered fabric against the wiring plan: check/check_command.h) and
+// `ibburn topo check` (the discovered fabric against the wiring plan: topo_check/topo_check_command.h) and
 // `ibburn wiring name-switches` (a node-name-map inferred from the plan: wiring/wiring_command.h).
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
 #include "app/fabric_options.h"
-#include "check/check_command.h"
+#include "topo_check/topo_check_command.h"
 #include "wiring/wiring_command.h"
 
 namespace ibburn::app {
@@ -13,7 +13,7 @@ namespace {
 
 Registrar reg([](CLI::App& root) {
   CLI::App& topo = group(root, "topo", "Fabric topology: discover, show, check against the wiring plan");
-  auto c = std::make_shared<check::TopoCheckCommandOptions>();
+  auto c = std::make_shared<topo_check::TopoCheckCommandOptions>();
   auto no_infer = std::make_shared<bool>(false);
   CLI::App& check = *topo.add_subcommand(
       "check", "Compare the fabric with the wiring plan; exit 0 = matches, 1 = findings, 2 = bad input");
@@ -24,7 +24,7 @@ Registrar reg([](CLI::App& root) {
   check.add_option("--max-details", c->max_details, "Details shown per kind (0 = all)")->capture_default_str();
   check.callback([c, no_infer] {
     c->infer_names = !*no_infer;
-    set_exit_code(check::topo_check_command(*c, std::cout, std::cerr));
+    set_exit_code(topo_check::topo_check_command(*c, std::cout, std::cerr));
   });
 
   CLI::App& wiring = group(root, "wiring", "Wiring lists (the plan of every cable): generate, derive, name");

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "tests/check/fabric_builder.h"
-#include "check/check.h"
+#include "tests/topo_check/fabric_builder.h"
+#include "topo_check/check_wiring.h"
 #include "topo/fabric_io.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
@@ -68,14 +68,14 @@ int bench(const char* label, wiring::FatTreeSpec spec, double target_ms) {
   topo::Fabric named = fabric;
   wiring::node_name_map(design).apply(named);
   size_t findings = 0;
-  Times check = median_ms(5, [&] { findings = check::check_wiring(named, design.wiring).size(); });
+  Times check = median_ms(5, [&] { findings = topo_check::check_wiring(named, design.wiring).size(); });
   Times infer = median_ms(3, [&] {
     topo::Fabric f = fabric;
     wiring::name_switches_from_plan(f, design.wiring);
   });
   topo::Fabric inferred = fabric;
   wiring::name_switches_from_plan(inferred, design.wiring);
-  size_t findings_inferred = check::check_wiring(inferred, design.wiring).size();
+  size_t findings_inferred = topo_check::check_wiring(inferred, design.wiring).size();
   std::printf(
       "%s: %zu HCAs, %zu switches, %zu cables; load %.0f ms\n"
       "  check           %7.1f ms wall %7.1f ms CPU (target %.0f ms: CPU %.2fx of it)\n"
@@ -96,7 +96,7 @@ int bench_split(double target_ms) {
   for (auto& c : design.wiring.cables) c.rate = wiring::ibsim_rate(*c.rate);
   wiring::node_name_map(design).apply(fabric);
   std::vector<Finding> findings;
-  Times check = median_ms(5, [&] { findings = check::check_wiring(fabric, design.wiring); });
+  Times check = median_ms(5, [&] { findings = topo_check::check_wiring(fabric, design.wiring); });
   size_t splits =
       std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.kind == FindingKind::Split; });
   std::printf(

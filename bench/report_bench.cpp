@@ -12,7 +12,7 @@
 
 #include "common/file_io.h"
 #include "report/html_report.h"
-#include "tests/check/fabric_builder.h"
+#include "tests/topo_check/fabric_builder.h"
 #include "wiring/fat_tree.h"
 
 using namespace ibburn;

@@ -16,7 +16,7 @@ enum class Severity { Info = 0, Warning = 1, Error = 2, Critical = 3 };
 
 // In the order of the catalogue's table (finding_catalogue.cpp), grouped by the module that finds them.
 enum class FindingKind {
-  // topo check (check/)
+  // topo check (topo_check/)
   DuplicateName,
   DuplicateGuid,
   Missing,

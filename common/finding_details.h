@@ -33,7 +33,7 @@ struct ErrorsUnderLoadDetails {
 
 void to_json(nlohmann::json& j, const ErrorsUnderLoadDetails& d);
 
-// degraded: a link trained below its plan, or below what both its ends support (check/).
+// degraded: a link trained below its plan, or below what both its ends support (topo_check/).
 struct DegradedDetails {
   std::string active;                    // the rate it trained at ("4xHDR")
   std::optional<std::string> planned;    // the wiring list's rate, when it has one

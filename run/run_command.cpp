@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "burn/verdict.h"
-#include "check/topo_check.h"
+#include "topo_check/topo_check.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
@@ -76,7 +76,7 @@ class Job : public burn::SessionObserver {
     topo::FabricSource source = o_.routes.routes.fabric;
     topo::Fabric fabric = source.load();
     if (wiring_) {
-      topo_findings_ = check::check_topology(fabric, *wiring_, source.vantage_points()).findings;
+      topo_findings_ = topo_check::check_topology(fabric, *wiring_, source.vantage_points()).findings;
       write_file_atomic(dir_ + "/topo.json", findings_to_json(topo_findings_).dump(2) + "\n");
       print_summary(std::cerr, "run: topo check", topo_findings_, 5);
     }

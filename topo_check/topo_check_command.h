@@ -8,7 +8,7 @@
 
 #include "topo/fabric_source.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 
 struct TopoCheckCommandOptions {
   topo::FabricSource fabric;
@@ -21,4 +21,4 @@ struct TopoCheckCommandOptions {
 // Summary on `out`, a note about inferred switch names on `err`.
 int topo_check_command(const TopoCheckCommandOptions& options, std::ostream& out, std::ostream& err);
 
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

@@ -18,7 +18,7 @@
 #include "topo/fabric.h"
 #include "wiring/wiring.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 
 struct CheckOptions {
   // How many discovery snapshots were merged (1 = one vantage point); said in messages
@@ -36,4 +36,4 @@ struct CheckOptions {
 std::vector<Finding> check_wiring(const topo::Fabric& discovered, const wiring::Wiring& plan,
                                   const CheckOptions& options = {});
 
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

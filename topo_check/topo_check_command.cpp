@@ -1,16 +1,16 @@
-#include "check/check_command.h"
+#include "topo_check/topo_check_command.h"
 
 #include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
 
-#include "check/topo_check.h"
+#include "topo_check/topo_check.h"
 #include "common/file_io.h"
 #include "common/finding.h"
 #include "wiring/wiring.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 namespace {
 
 // One line about inferred names, so the site knows names are guesses.
@@ -40,4 +40,4 @@ int topo_check_command(const TopoCheckCommandOptions& o, std::ostream& out, std:
   return exit_code_for(findings);
 }
 
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

@@ -1,8 +1,8 @@
-#include "check/topo_check.h"
+#include "topo_check/topo_check.h"
 
-#include "check/check.h"
+#include "topo_check/check_wiring.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 
 TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int vantage_points, bool infer_names) {
   TopoCheck out;
@@ -13,4 +13,4 @@ TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int
   return out;
 }
 
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

@@ -1,4 +1,4 @@
-#include "check/check.h"
+#include "topo_check/check_wiring.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,7 +12,7 @@
 #include "wiring/cable_scopes.h"
 #include "wiring/wiring_index.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 
 using topo::Fabric;
 using topo::kNoNode;
@@ -560,4 +560,4 @@ std::vector<Finding> check_wiring(const Fabric& discovered, const wiring::Wiring
   return Checker(discovered, plan, options).run();
 }
 
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

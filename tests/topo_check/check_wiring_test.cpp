@@ -1,13 +1,13 @@
 // topo::check on hand-built fabrics: one test per finding kind, each asserting the kind,
 // the ports it names and that nothing else is reported.
-#include "check/check.h"
+#include "topo_check/check_wiring.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
-#include "tests/check/fabric_builder.h"
+#include "tests/topo_check/fabric_builder.h"
 #include "topo/fabric_merge.h"
 
 namespace ibburn::topo {
@@ -43,14 +43,14 @@ bool names_port(const Finding& f, const std::string& node, int port) {
 TEST(TopoCheck, CleanFabricHasNoFinding) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
-  EXPECT_TRUE(check::check_wiring(b.fabric, plan).empty());
+  EXPECT_TRUE(topo_check::check_wiring(b.fabric, plan).empty());
 }
 
 TEST(TopoCheck, UnpluggedCableIsMissing) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   testing::unplug(b.fabric, b.at("leaf1", 3));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::Missing);
   EXPECT_EQ(fs[0].severity, Severity::Error);
@@ -63,7 +63,7 @@ TEST(TopoCheck, UnplannedCableIsExtra) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   b.fabric.connect(b.at("leaf1", 5), b.at("spine2", 5));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].kind, FindingKind::Extra);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
@@ -75,7 +75,7 @@ TEST(TopoCheck, CableOnWrongSpineIsMiswired) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   testing::move_plug(b.fabric, b.at("spine1", 1), b.at("spine2", 7));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::Miswired);
   EXPECT_EQ(fs[0].message, "planned leaf1[3] - spine1[1], found leaf1[3] - spine2[7], spine1[1] unconnected");
@@ -86,7 +86,7 @@ TEST(TopoCheck, TwoCablesSwappedOnALeafAreOneFinding) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   testing::swap_peers(b.fabric, b.at("leaf1", 1), b.at("leaf1", 2));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::Swapped);
   for (auto [n, p] :
@@ -99,7 +99,7 @@ TEST(TopoCheck, CrossedUplinksBetweenTwoSwitchesAreSwapped) {
   auto plan = make_plan({{"a", 1, "b", 1}, {"a", 2, "b", 2}, {"h mlx5_0", 1, "a", 3}});
   auto b = build_fabric(plan);
   testing::swap_peers(b.fabric, b.at("a", 1), b.at("a", 2));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].kind, FindingKind::Swapped);
 }
@@ -113,7 +113,7 @@ TEST(TopoCheck, ThreeWayRotationIsMiswiredNotSwapped) {
   f.connect(b.at("h1 mlx5_0", 1), b.at("leaf1", 2));
   f.connect(b.at("h2 mlx5_0", 1), b.at("leaf2", 1));
   f.connect(b.at("h3 mlx5_0", 1), b.at("leaf1", 1));
-  auto k = kinds(check::check_wiring(f, plan));
+  auto k = kinds(topo_check::check_wiring(f, plan));
   EXPECT_EQ(k["miswired"], 3);
   EXPECT_EQ(k.count("swapped"), 0u);
   EXPECT_EQ(k.size(), 1u);
@@ -123,7 +123,7 @@ TEST(TopoCheck, LinkAt1xIsDegradedBelowThePlan) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   for (auto p : {b.at("leaf1", 3), b.at("spine1", 1)}) b.fabric.port(p).active.width = Width::X1;
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].kind, FindingKind::Degraded);
   EXPECT_EQ(fs[0].severity, Severity::Error);
@@ -137,14 +137,14 @@ TEST(TopoCheck, WithoutPlannedRateDegradedMeansBelowBothEnds) {
   b.fabric.port(b.at("leaf2", 4)).active.speed = Speed::EDR;
   // Ends that support different rates: the common capability is the lower one, no finding.
   b.fabric.port(b.at("leaf1", 4)).supported = {Width::X4, Speed::NDR};
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].kind, FindingKind::Degraded);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
   EXPECT_EQ(fs[0].message, "leaf2[4] - spine2[2] runs at 4xEDR, both ends support 4xHDR");
-  check::CheckOptions quiet;
+  topo_check::CheckOptions quiet;
   quiet.below_supported = false;
-  EXPECT_TRUE(check::check_wiring(b.fabric, plan, quiet).empty());
+  EXPECT_TRUE(topo_check::check_wiring(b.fabric, plan, quiet).empty());
 }
 
 TEST(TopoCheck, PlannedLinkUpButNotActiveIsPortNotActive) {
@@ -152,7 +152,7 @@ TEST(TopoCheck, PlannedLinkUpButNotActiveIsPortNotActive) {
   for (PortState state : {PortState::Init, PortState::Armed}) {
     auto b = build_fabric(plan);
     b.fabric.port(b.at("leaf2", 3)).state = state;
-    auto fs = check::check_wiring(b.fabric, plan);
+    auto fs = topo_check::check_wiring(b.fabric, plan);
     ASSERT_EQ(fs.size(), 1u);
     EXPECT_EQ(fs[0].kind, FindingKind::PortNotActive);
     EXPECT_EQ(fs[0].severity, Severity::Warning);
@@ -170,7 +170,7 @@ TEST(TopoCheck, PlannedLinkPhysicallyDownIsPortDown) {
     auto b = build_fabric(plan);
     b.fabric.port(b.at("leaf2", 3)).state = state;
     b.fabric.port(b.at("leaf2", 3)).phys = phys;
-    auto fs = check::check_wiring(b.fabric, plan);
+    auto fs = topo_check::check_wiring(b.fabric, plan);
     ASSERT_EQ(fs.size(), 1u);
     EXPECT_EQ(fs[0].kind, FindingKind::PortDown);
     EXPECT_EQ(fs[0].severity, Severity::Error);
@@ -190,7 +190,7 @@ TEST(TopoCheck, FabricWithoutSubnetManagerIsOneNoSmFinding) {
   auto plan = mini_plan();
   auto b = build_fabric(plan);
   testing::deactivate(b.fabric, all_nodes(b.fabric));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::NoSm);
   EXPECT_EQ(fs[0].severity, Severity::Error);
@@ -212,7 +212,7 @@ TEST(TopoCheck, PhysicallyDownCableInAFabricWithoutSmIsStillPortDown) {
   testing::deactivate(b.fabric, all_nodes(b.fabric));
   b.fabric.port(b.at("leaf1", 4)).phys = PhysState::Disabled;
   b.fabric.port(b.at("leaf1", 4)).state = PortState::Down;
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   EXPECT_EQ(kinds(fs), (std::map<std::string, int>{{"no_sm", 1}, {"port_down", 1}}));
 }
 
@@ -222,11 +222,11 @@ TEST(TopoCheck, AMinorityOfPortsNotActiveIsNoIslandWithoutSm) {
   // 4 of 16 ports: not most of the island.
   testing::deactivate(b.fabric,
                       {b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
-  EXPECT_EQ(kinds(check::check_wiring(b.fabric, plan)), (std::map<std::string, int>{{"port_not_active", 4}}));
+  EXPECT_EQ(kinds(topo_check::check_wiring(b.fabric, plan)), (std::map<std::string, int>{{"port_not_active", 4}}));
   // Dumps without port states (ibnetdiscover text) never look like a fabric without SM.
   for (NodeId n : all_nodes(b.fabric))
     for (Port& p : b.fabric.node(n).ports) p.state = PortState::Unknown, p.phys = PhysState::Unknown;
-  EXPECT_TRUE(check::check_wiring(b.fabric, plan).empty());
+  EXPECT_TRUE(topo_check::check_wiring(b.fabric, plan).empty());
 }
 
 TEST(TopoCheck, DisabledPortsArePortDownNotMissing) {
@@ -234,7 +234,7 @@ TEST(TopoCheck, DisabledPortsArePortDownNotMissing) {
   auto b = build_fabric(plan);
   testing::unplug(b.fabric, b.at("leaf2", 4));
   b.fabric.port(b.at("leaf2", 4)).phys = PhysState::Disabled;
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].kind, FindingKind::PortDown);
 }
@@ -244,7 +244,7 @@ TEST(TopoCheck, HostNotInThePlanIsUnknownNode) {
   auto b = build_fabric(plan);
   NodeId x = b.fabric.add_node(NodeType::CA, 0x9999, "h9 mlx5_0", 1);
   b.fabric.connect({x, 1}, b.at("leaf1", 6));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].kind, FindingKind::UnknownNode);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
@@ -257,7 +257,7 @@ TEST(TopoCheck, AbsentHostIsMissingNode) {
   testing::BuildOptions o;
   o.omit = {"h3 mlx5_0"};
   auto b = build_fabric(plan, o);
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::MissingNode);
   EXPECT_TRUE(names_port(fs[0], "h3 mlx5_0", 0));
@@ -272,7 +272,7 @@ TEST(TopoCheck, ReplacedHostIsMissingNodeMiswiredAndUnknown) {
   auto b = build_fabric(plan, o);
   NodeId x = b.fabric.add_node(NodeType::CA, 0x9999, "h9 mlx5_0", 1);
   b.fabric.connect({x, 1}, b.at("leaf2", 1));
-  auto k = kinds(check::check_wiring(b.fabric, plan));
+  auto k = kinds(topo_check::check_wiring(b.fabric, plan));
   EXPECT_EQ(k, (std::map<std::string, int>{{"missing_node", 1}, {"miswired", 1}, {"unknown_node", 1}}));
 }
 
@@ -282,7 +282,7 @@ TEST(TopoCheck, DuplicateGuidIsCritical) {
   uint64_t g = b.fabric.node(b.id.at("h1 mlx5_0")).guid;
   NodeId x = b.fabric.add_node(NodeType::CA, g, "h1 clone", 1);
   b.fabric.connect({x, 1}, b.at("leaf1", 6));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   auto k = kinds(fs);
   EXPECT_EQ(k["duplicate_guid"], 1);
   for (const auto& f : fs)
@@ -298,7 +298,7 @@ TEST(TopoCheck, TwoNodesWithOnePlannedNameAreDuplicateName) {
   auto b = build_fabric(plan);
   NodeId x = b.fabric.add_node(NodeType::CA, 0x7777, "h1 mlx5_0", 1);
   b.fabric.connect({x, 1}, b.at("leaf2", 6));
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::DuplicateName);
   // Both are shown with their GUIDs so the site can tell them apart.
@@ -315,7 +315,7 @@ TEST(TopoCheck, CutUplinksSplitTheFabricIntoTwoIslands) {
       b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"), b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
   auto snap_b = testing::island_snapshot(b.fabric, {b.id.at("leaf2"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
   Fabric merged = merge_fabrics({snap_a, snap_b});
-  auto fs = check::check_wiring(merged, plan);
+  auto fs = topo_check::check_wiring(merged, plan);
   auto k = kinds(fs);
   EXPECT_EQ(k["split"], 1);
   EXPECT_EQ(k["missing"], 2);
@@ -337,7 +337,7 @@ TEST(TopoCheck, SplitFabricWithSmInOneIslandIsSplitAndOneNoSm) {
   testing::unplug(b.fabric, b.at("leaf2", 4));
   // The SM sits in leaf1's island: leaf2's island stays Initialize.
   testing::deactivate(b.fabric, {b.id.at("leaf2"), b.id.at("h3 mlx5_0"), b.id.at("h4 mlx5_0")});
-  auto fs = check::check_wiring(b.fabric, plan);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
   EXPECT_EQ(kinds(fs), (std::map<std::string, int>{{"split", 1}, {"missing", 2}, {"no_sm", 1}}));
   for (const auto& f : fs)
     if (f.kind == FindingKind::NoSm) {
@@ -356,7 +356,7 @@ TEST(TopoCheck, NodesBeyondTheVantagePointAreUnreached) {
   auto snap = testing::island_snapshot(
       b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("spine2"), b.id.at("h1 mlx5_0"), b.id.at("h2 mlx5_0")});
   for (auto name : {"spine1", "spine2"}) snap.node(*snap.find_name(name)).port(2)->peer_unreached = true;
-  auto fs = check::check_wiring(snap, plan);
+  auto fs = topo_check::check_wiring(snap, plan);
   ASSERT_EQ(fs.size(), 1u) << fs[0].message;
   EXPECT_EQ(fs[0].kind, FindingKind::Unreached);
   EXPECT_EQ(fs[0].ports.size(), 3u);
@@ -372,7 +372,7 @@ TEST(TopoCheck, NodeNamesFallBackToDescriptions) {
   Node& h = b.fabric.node(b.id.at("h1 mlx5_0"));
   h.name = "gpu-node-1";
   b.fabric.reindex_names();
-  EXPECT_TRUE(check::check_wiring(b.fabric, plan).empty());
+  EXPECT_TRUE(topo_check::check_wiring(b.fabric, plan).empty());
 }
 
 TEST(FabricMerge, SnapshotsSharingNodesAreDedupedByGuid) {

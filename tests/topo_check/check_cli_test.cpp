@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/check/fabric_builder.h"
+#include "tests/topo_check/fabric_builder.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_paths.h"
 #include "topo/fabric_io.h"

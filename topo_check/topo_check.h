@@ -10,7 +10,7 @@
 #include "wiring/name_inference.h"
 #include "wiring/wiring.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 
 struct TopoCheck {
   wiring::NameInference names;  // the names inferred (empty when not asked to)
@@ -21,4 +21,4 @@ struct TopoCheck {
 TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int vantage_points,
                          bool infer_names = true);
 
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

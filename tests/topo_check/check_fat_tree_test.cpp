@@ -6,9 +6,9 @@
 #include <functional>
 #include <map>
 
-#include "tests/check/fabric_builder.h"
-#include "check/check.h"
-#include "check/topo_check.h"
+#include "tests/topo_check/fabric_builder.h"
+#include "topo_check/check_wiring.h"
+#include "topo_check/topo_check.h"
 #include "topo/fabric_merge.h"
 #include "wiring/fat_tree.h"
 #include "wiring/name_inference.h"
@@ -37,13 +37,13 @@ std::string dump(const std::vector<Finding>& fs) { return findings_to_json(fs).d
 // Names the switches with the design's node-name-map.
 std::vector<Finding> check_with_map(BuiltFabric b, const wiring::Wiring& plan) {
   b.map.apply(b.fabric);
-  return check::check_wiring(b.fabric, plan);
+  return topo_check::check_wiring(b.fabric, plan);
 }
 
 // Names the switches from the plan alone.
 std::vector<Finding> check_inferred(BuiltFabric b, const wiring::Wiring& plan) {
   wiring::name_switches_from_plan(b.fabric, plan);
-  return check::check_wiring(b.fabric, plan);
+  return topo_check::check_wiring(b.fabric, plan);
 }
 
 TEST(TopoCheckFatTree, CleanFabricsOfEveryGeneratedSizeHaveNoFinding) {
@@ -200,13 +200,13 @@ TEST(TopoCheckFatTree, TheSequenceNamesSwitchesFromThePlanThenChecks) {
   testing::BuildOptions generic;
   generic.generic_switch_descriptions = true;
   BuiltFabric b = build_fabric(d, generic);
-  check::TopoCheck named = check::check_topology(b.fabric, d.wiring, 1);
+  topo_check::TopoCheck named = topo_check::check_topology(b.fabric, d.wiring, 1);
   EXPECT_EQ(dump(named.findings), dump({}));
   EXPECT_FALSE(named.names.named.empty());
   EXPECT_TRUE(b.fabric.find_name(named.names.named.front().name).has_value());  // the fabric keeps them
 
   BuiltFabric unnamed = build_fabric(d, generic);
-  check::TopoCheck as_found = check::check_topology(unnamed.fabric, d.wiring, 1, false);
+  topo_check::TopoCheck as_found = topo_check::check_topology(unnamed.fabric, d.wiring, 1, false);
   EXPECT_TRUE(as_found.names.named.empty());
   EXPECT_GT(kinds(as_found.findings).count("unknown_node"), 0u) << dump(as_found.findings);
 }
@@ -216,9 +216,9 @@ TEST(TopoCheckFatTree, FieldNotesTopTierMiswiredIntoEightNetworksIsOneSplit) {
   ASSERT_EQ(s.islands.size(), 8u);
   Fabric merged = merge_fabrics(s.snapshots());
   s.built.map.apply(merged);
-  check::CheckOptions o;
+  topo_check::CheckOptions o;
   o.vantage_points = 8;
-  auto fs = check::check_wiring(merged, s.design.wiring, o);
+  auto fs = topo_check::check_wiring(merged, s.design.wiring, o);
   const Finding* split = only(fs, "split");
   ASSERT_NE(split, nullptr) << kinds(fs).size();
   ASSERT_EQ(split->details["islands"].size(), 8u);
@@ -235,7 +235,7 @@ TEST(TopoCheckFatTree, FieldNotesTopTierMiswiredIntoEightNetworksIsOneSplit) {
   SplitFabric anon(true);
   Fabric merged_anon = merge_fabrics(anon.snapshots());
   wiring::name_switches_from_plan(merged_anon, anon.design.wiring);
-  auto fs_anon = check::check_wiring(merged_anon, anon.design.wiring, o);
+  auto fs_anon = topo_check::check_wiring(merged_anon, anon.design.wiring, o);
   const Finding* split_anon = only(fs_anon, "split");
   ASSERT_NE(split_anon, nullptr);
   EXPECT_EQ(split_anon->details["islands"], split->details["islands"]);
@@ -281,7 +281,7 @@ TEST(TopoCheckFatTree, OneSnapshotOfASplitFabricReportsTheRestUnreached) {
   SplitFabric s(false);
   Fabric mine = testing::island_snapshot(s.built.fabric, s.islands[0]);
   s.built.map.apply(mine);
-  auto fs = check::check_wiring(mine, s.design.wiring);
+  auto fs = topo_check::check_wiring(mine, s.design.wiring);
   EXPECT_EQ(kinds(fs).count("split"), 0u);
   const Finding* unreached = only(fs, "unreached");
   ASSERT_NE(unreached, nullptr);

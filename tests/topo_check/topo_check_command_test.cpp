@@ -1,6 +1,6 @@
 // `topo check` past its argument parsing (check/check_command.h): the wiring list and fabric
 // files in, the summary, the findings JSON and the exit code out.
-#include "check/check_command.h"
+#include "topo_check/topo_check_command.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,10 +12,10 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
-#include "tests/check/fabric_builder.h"
+#include "tests/topo_check/fabric_builder.h"
 #include "topo/fabric_io.h"
 
-namespace ibburn::check {
+namespace ibburn::topo_check {
 namespace {
 
 class CheckRun : public ::testing::Test {
@@ -77,4 +77,4 @@ TEST_F(CheckRun, BadWiringFailsBeforeTheFabricIsRead) {
 }
 
 }  // namespace
-}  // namespace ibburn::check
+}  // namespace ibburn::topo_check

@@ -1,4 +1,4 @@
-#include "tests/check/fabric_builder.h"
+#include "tests/topo_check/fabric_builder.h"
 
 #include <algorithm>
 #include <map>
