@@ -22,13 +22,17 @@ fi
 # (read through scripts/check-layering --graph, its one reader): a module the graph has and
 # this list lacks, or the other way round, stops this script, so no module goes unformatted
 # (run/ once did).
-modules=(common topo wiring topo_check counters rdma host cuda burn routing planner fluid localization plan report health run app)
+module_folders=(
+  common/ topo/ wiring/ topo_check/ counters/ rdma/ host/ cuda/ burn/
+  routing/ planner/ fluid/ localization/ plan/ report/ health/ run/ app/
+)
+modules=("${module_folders[@]%/}")
 mapfile -t graph < <(bash scripts/check-layering --graph | sed 's/:.*//')
 if [[ "${graph[*]}" != "${modules[*]}" ]]; then
   echo "format: scripts/format.sh's modules (${modules[*]}) differ from CMakeLists.txt's graph (${graph[*]})" >&2
   exit 2
 fi
-folders=("${modules[@]}" tests bench)
+folders=("${module_folders[@]}" tests/ bench/)
 mapfile -t files < <(find "${folders[@]}" -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | sort)
 if ((!check)); then
   "$clang_format" -i "${files[@]}"
