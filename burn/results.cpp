@@ -4,6 +4,7 @@
 #include "burn/verbs/verbs_settings.h"
 #include "common/error.h"
 #include "common/guid.h"
+#include "common/json_parse.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -246,12 +247,7 @@ std::vector<EndpointInfo> read_run_endpoints(const std::string& text, const std:
   const auto fail = [&](const std::string& field, const std::string& what) {
     throw InputError(origin, 1, (field.empty() ? "" : field + ": ") + what);
   };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.substr(0, text.find('\n')));
-  } catch (const nlohmann::json::exception& e) {
-    fail("", std::string("not a burn's results.jsonl: ") + e.what());
-  }
+  const nlohmann::json j = parse_json(std::string_view(text).substr(0, text.find('\n')), origin);
   if (!j.is_object() || j.value("type", "") != "run")
     fail("", "not a burn's results.jsonl (its first line is the run header)");
   const JsonFields header(j, fail);

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/json_parse.h"
 
 namespace ibburn::burn {
 namespace {
@@ -69,13 +70,7 @@ Plan plan_from_json(const nlohmann::json& j, int ranks, const std::string& file)
 
 Plan load_plan(const std::string& path, int ranks) {
   std::string text = read_file(path);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path, 0, std::string("not valid JSON: ") + e.what());
-  }
-  return plan_from_json(j, ranks, path);
+  return plan_from_json(parse_json(text, path), ranks, path);
 }
 
 nlohmann::json to_json(const Plan& p) {

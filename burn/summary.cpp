@@ -6,7 +6,9 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/guid.h"
 #include "common/json_fields.h"
+#include "common/json_parse.h"
 
 namespace ibburn::burn {
 
@@ -258,15 +260,7 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
   return s;
 }
 
-BurnSummary load_summary(const std::string& path) {
-  json j;
-  try {
-    j = json::parse(read_file(path));
-  } catch (const json::parse_error& e) {
-    throw InputError(path, 0, std::string("not JSON: ") + e.what());
-  }
-  return summary_from_json(j, path);
-}
+BurnSummary load_summary(const std::string& path) { return summary_from_json(parse_json(read_file(path), path), path); }
 
 void write_summary(const std::string& path, const BurnSummary& s) {
   write_file_atomic(path, to_json(s).dump(2) + "\n");

@@ -1,43 +1,16 @@
 #include "common/json_document.h"
 
-#include <nlohmann/json.hpp>
-
-#include <algorithm>
 #include <cstring>
 #include <cstdint>
 #include <vector>
 
 #include "common/error.h"
 #include "common/huge_pages.h"
+#include "common/json_parse.h"
 
 namespace ibburn {
-namespace {
 
 using simdjson::dom::element_type;
-
-// nlohmann's message for text simdjson refused: the line of a syntax error, or the overflow
-// nlohmann reports without a position. Empty when nlohmann accepts the text.
-std::optional<InputError> nlohmann_error(std::string_view text, const std::string& origin) {
-  try {
-    const nlohmann::json parsed = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    size_t end = std::min(e.byte, text.size());
-    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
-    std::string msg = e.what();
-    if (size_t colon = msg.find("column "); colon != std::string::npos)
-      if (size_t sep = msg.find(": ", colon); sep != std::string::npos) msg = msg.substr(sep + 2);
-    return InputError(origin, line, "invalid JSON: " + msg);
-  } catch (const nlohmann::json::exception& e) {
-    // Number overflow (out_of_range.406) carries no position.
-    std::string msg = e.what();
-    if (size_t end = msg.find("] "); end != std::string::npos) msg = msg.substr(end + 2);
-    if (msg.size() > 160) msg = msg.substr(0, 157) + "...";
-    return InputError(origin, 0, "invalid JSON: " + msg);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::string_view SimdjsonTree::type_name(Value v) {
   switch (v.type()) {
@@ -71,7 +44,9 @@ JsonDocument::JsonDocument(std::string_view text, const std::string& origin) : o
   }
   const simdjson::error_code error = parser_.parse(padded_.get(), n, false).get(root_);
   if (error == simdjson::SUCCESS) return;
-  if (auto e = nlohmann_error(text, origin)) throw *e;
+  // nlohmann re-parses refused text for a message naming the line (and an overflowing
+  // number's field); only on failure, so the fast parser stays the only one on success.
+  if (auto e = json_error(text, origin)) throw *e;
   throw InputError(origin, 0, std::string("invalid JSON: ") + simdjson::error_message(error));
 }
 

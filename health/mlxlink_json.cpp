@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/json_parse.h"
 
 namespace ibburn::health {
 namespace {
@@ -34,8 +35,7 @@ std::optional<double> range_high(std::string_view s) {
 }  // namespace
 
 MlxlinkPort parse_mlxlink_json(const std::string& text, const std::string& origin) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw InputError(origin, 0, "not JSON");
+  const json j = parse_json(text, origin);
   const json* output = nullptr;
   if (j.is_object() && j.contains("result") && j["result"].is_object() && j["result"].contains("output"))
     output = &j["result"]["output"];

@@ -5,18 +5,13 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "common/json_parse.h"
 
 namespace ibburn::report {
 namespace fs = std::filesystem;
 
 namespace {
-nlohmann::json parse_file(const fs::path& p) {
-  try {
-    return nlohmann::json::parse(read_file(p));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(p.string(), 0, e.what());
-  }
-}
+nlohmann::json parse_file(const fs::path& p) { return parse_json(read_file(p), p.string()); }
 
 std::vector<Finding> findings_of(const nlohmann::json& j, const fs::path& p) {
   std::vector<Finding> out;
@@ -39,12 +34,7 @@ void read_results(const fs::path& p, RunData& run) {
     const auto fail = [&](const std::string& field, const std::string& what) {
       throw InputError(p.string(), lineno, (field.empty() ? "" : field + ": ") + what);
     };
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::exception& e) {
-      fail("", e.what());
-    }
+    const nlohmann::json j = parse_json(line, p.string(), lineno);
     if (j.is_object() && j.value("type", "") == "stage") run.stages.push_back(burn::stage_result_from_json({j, fail}));
   }
 }

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "common/guid.h"
+#include "common/json_parse.h"
 
 namespace ibburn::routing {
 namespace {
@@ -90,12 +91,7 @@ std::string lfts_to_json_text(const ForwardingTables& lfts) {
 }
 
 ForwardingTables load_lfts_json(const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, 0, std::string("not JSON: ") + e.what());
-  }
+  const nlohmann::json j = parse_json(read_file(path), path);
   if (j.value("format", "") != "ibburn-lfts") throw InputError(path, 0, "not an ibburn-lfts file (format field)");
   ForwardingTables out;
   try {

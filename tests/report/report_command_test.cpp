@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "burn/summary.h"
@@ -125,6 +127,48 @@ TEST_F(ReportRun, DirectoryWithoutARunIsBadInput) {
     EXPECT_EQ(e.code(), kExitInput);
     EXPECT_EQ(std::string(e.what()),
               o.dir + ": no run here: none of summary.json, results.jsonl, topo.json, counters.json, host-*.json");
+  }
+}
+
+// A damaged or hand-edited file whose number reads 1e999: bad input (exit 2) naming the file,
+// the line and the field, from every JSON file of the run directory.
+TEST_F(ReportRun, ANumberOutOfRangeIsBadInputNamingTheFileAndField) {
+  report::ReportCommandOptions o;
+  o.dir = dir_ + "/run";
+  const auto error_of = [&] {
+    std::ostringstream err;
+    try {
+      report::report_command(o, err);
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.code(), kExitInput);
+      return std::string(e.what());
+    }
+    return std::string("rendered");
+  };
+  const std::string summary = o.dir + "/summary.json", results = o.dir + "/results.jsonl";
+  const std::string good_summary = read_file(summary), good_results = read_file(results);
+  // summary.json (written indented): its first top-level number.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(good_summary, m, std::regex("\n  \"([a-z_]+)\": (-?[0-9][0-9.e+-]*)")));
+  const long line = 2 + std::count(good_summary.begin(), good_summary.begin() + m.position(0), '\n');
+  write_file_atomic(summary, m.prefix().str() + "\n  \"" + m[1].str() + "\": 1e999" + m.suffix().str());
+  EXPECT_EQ(error_of(), summary + ":" + std::to_string(line) + ": " + m[1].str() + ": number '1e999' is out of range");
+  write_file_atomic(summary, good_summary);
+  // results.jsonl: the run header (line 1) and a stage's line.
+  for (const int lineno : {1, 2}) {
+    std::istringstream in(good_results);
+    std::string text, l;
+    for (int n = 1; std::getline(in, l); ++n) {
+      if (n == lineno)
+        l = std::regex_replace(l, std::regex(":[0-9]+\\.?[0-9]*([,}])"), ":1e999$1",
+                               std::regex_constants::format_first_only);
+      text += l + "\n";
+    }
+    ASSERT_NE(text, good_results);
+    write_file_atomic(results, text);
+    const std::string e = error_of();
+    EXPECT_EQ(e.rfind(results + ":" + std::to_string(lineno) + ": ", 0), 0u) << e;
+    EXPECT_NE(e.find(": number '1e999' is out of range"), std::string::npos) << e;
   }
 }
 

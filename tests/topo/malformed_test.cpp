@@ -168,8 +168,8 @@ TEST(FabricMalformed, JsonErrorsNameTheLineOrThePath) {
   const Case cases[] = {
       {"syntax", head + node + "],\n\"links\": [[0, 1, 1, 1],]\n}\n", kAuto, 6,
        "invalid JSON: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal"},
-      {"number overflow", "{\"format\": \"ibburn-fabric\", \"version\": 1e999}", kJson, 0,
-       "invalid JSON: number overflow parsing '1e999'"},
+      {"number overflow", "{\"format\": \"ibburn-fabric\", \"version\": 1e999}", kJson, 1,
+       "version: number '1e999' is out of range"},
       {"not an object", "[1]", kJson, 0, "the top level must be an object"},
       {"format", "{\"format\": \"other\"}", kJson, 0,
        "format: must be \"ibburn-fabric\" (this is not an ibburn fabric snapshot)"},
