@@ -42,6 +42,13 @@ std::string line(const Axes& ax, const std::vector<double>& g, const char* colou
                      colour, width);
 }
 
+// "stage 2", or "stage 2 (shift 1)" for a stage the plan named otherwise: the generated plans
+// name their stages "stage N", which the caption would otherwise print twice.
+std::string stage_caption(const StageBandwidth& b) {
+  const std::string number = fmt::format("stage {}", b.stage);
+  return b.name.empty() || b.name == number ? number : number + " (" + html_escape(b.name) + ")";
+}
+
 std::string stage_chart(const StageBandwidth& b) {
   double top = b.line_rate;
   for (const auto& s : b.seconds) top = std::max(top, s.max);
@@ -50,9 +57,9 @@ std::string stage_chart(const StageBandwidth& b) {
   for (const auto& s : b.seconds) median.push_back(s.median);
   const int flows = b.seconds.empty() ? 0 : b.seconds.front().flows;
   std::string out = fmt::format(
-      "<figure class=\"stage-bw\" data-stage=\"{}\"><figcaption>stage {} {}: {} directions, {} s; median {:.1f} Gb/s{}"
+      "<figure class=\"stage-bw\" data-stage=\"{}\"><figcaption>{}: {} directions, {} s; median {:.1f} Gb/s{}"
       "</figcaption><svg viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">",
-      b.stage, b.stage, html_escape(b.name), flows, b.seconds.size(), median.empty() ? 0.0 : median.back(),
+      b.stage, stage_caption(b), flows, b.seconds.size(), median.empty() ? 0.0 : median.back(),
       b.line_rate > 0 ? fmt::format(" of {:.0f} line rate", b.line_rate) : "", kW, kH, kW, kH);
   // Axes: 0 and the top in Gb/s, the seconds along the bottom.
   out += fmt::format(

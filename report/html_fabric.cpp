@@ -31,9 +31,16 @@ nlohmann::json map_json(const FabricMap& m) {
 }  // namespace
 
 std::string script_data(const std::string& name, const nlohmann::json& data) {
-  std::string s = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  for (size_t pos = 0; (pos = s.find("</", pos)) != std::string::npos;) s.replace(pos, 2, "<\\/");
-  return "<script>var " + name + "=" + s + ";</script>";
+  // Every '<' (only ever inside a JSON string) as \u003c: no text in the data ("</script>",
+  // "<!--") can end the script or change how the page parses.
+  std::string out = "<script>var " + name + "=";
+  for (const char c : data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out + ";</script>";
 }
 
 std::string fabric_section(const FabricPicture& pic) {

@@ -105,6 +105,25 @@
     return { svg: s.join(''), w: 1000, h: 40 + rows.length * 18 };
   }
 
+  // The picture's box takes the drawing's own proportions (its bounding box, not the layout's
+  // margins), up to 70% of the window's height, so no empty band is left under or over it. A
+  // fabric so wide that it would be a thin strip keeps a readable height and shows its left
+  // part; dragging shows the rest.
+  var kMinHeight = 240;
+  function fit(content) {
+    var width = svg.getBoundingClientRect().width || document.documentElement.clientWidth;
+    var px = Math.min(0.7 * window.innerHeight, width * content[3] / content[2]);
+    var box = content.slice();
+    if (px < kMinHeight) {
+      px = Math.min(kMinHeight, content[3] * 8);
+      box[2] = content[3] * width / px;
+    }
+    svg.style.height = Math.round(px) + 'px';
+    svg.setAttribute('viewBox', box.join(' '));
+    return box;
+  }
+  window.addEventListener('resize', function () { if (current) current.box = fit(current.content); });
+
   var current = null;
   function show(view) {
     var crumbs = ['<a data-go="fabric">fabric</a>'];
@@ -122,7 +141,10 @@
     svg.setAttribute('data-view', view.node !== undefined ? 'switch' : view.pod !== undefined ? 'pod' : 'fabric');
     svg.innerHTML = body;
     document.getElementById('map-crumbs').innerHTML = crumbs.join(' &rsaquo; ');
-    current = { view: view, box: [0, 0, w, h] };
+    var bb = svg.getBBox(), pad = 6;
+    var content = bb.width > 0 ? [bb.x - pad, bb.y - pad, bb.width + 2 * pad, bb.height + 2 * pad] : [0, 0, w, h];
+    current = { view: view, content: content };
+    current.box = fit(content);
   }
   function showNode(name, mark) {
     var n = nodeIndex[name];

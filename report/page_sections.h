@@ -15,7 +15,7 @@
 
 namespace ibburn::report {
 
-// `var NAME = JSON;` in a script element, with "</" escaped so the data cannot end it.
+// `var NAME = JSON;` in a script element, every "<" escaped so the data cannot end it.
 std::string script_data(const std::string& name, const nlohmann::json& data);
 
 // Under the verdict: the systemic causes, then the hosts to drain and the cables to service,

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 
 #include "burn/summary.h"
 #include "common/file_io.h"
@@ -274,4 +276,76 @@ TEST(ReportBrowser, FieldNotesFabricRendersWithoutScriptErrors) {
   ASSERT_EQ(std::system((flags + "--screenshot=" + png.string() + " file://" + html + " >/dev/null 2>&1").c_str()), 0);
   EXPECT_GT(fs::file_size(png), 10000u);
   std::cout << "screenshot: " << png << "\n";
+}
+
+namespace {
+// The box of the page's picture and of what is drawn in it, in CSS pixels, as Chromium lays
+// the page out (window 1400x1000) at `hash`: a script appended after page.js measures both.
+struct PictureBox {
+  double top, bottom, left, right;                          // the <svg id="map"> element
+  double drawn_top, drawn_bottom, drawn_left, drawn_right;  // the union of its children
+};
+PictureBox measure_picture(const ibburn::testing::TempDir& tmp, const std::string& page, const std::string& hash) {
+  const std::string html = tmp.file("measured.html");
+  write_file_atomic(html, page + R"(<script>(function () {
+  var s = document.getElementById('map'), b = s.getBoundingClientRect(), d = [1e9, -1e9, 1e9, -1e9];
+  for (var i = 0; i < s.children.length; ++i) {
+    var c = s.children[i].getBoundingClientRect();
+    if (!c.width && !c.height) continue;
+    d = [Math.min(d[0], c.top), Math.max(d[1], c.bottom), Math.min(d[2], c.left), Math.max(d[3], c.right)];
+  }
+  var p = document.createElement('pre');
+  p.id = 'measured';
+  p.textContent = [b.top, b.bottom, b.left, b.right].concat(d).join(' ');
+  document.body.appendChild(p);
+})();</script>)");
+  const std::string dom = tmp.file("measured.dom");
+  const std::string cmd =
+      "timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync --window-size=1400,1000 "
+      "--user-data-dir=" +
+      tmp.file("profile") + " --dump-dom 'file://" + html + "#" + hash + "' > " + dom + " 2>/dev/null";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  std::smatch m;
+  const std::string text = read_file(dom);
+  PictureBox b{};
+  if (!std::regex_search(text, m, std::regex(R"re(<pre id="measured">([^<]*)</pre>)re"))) {
+    ADD_FAILURE() << "no measurement at #" << hash;
+    return b;
+  }
+  std::istringstream in(m[1].str());
+  in >> b.top >> b.bottom >> b.left >> b.right >> b.drawn_top >> b.drawn_bottom >> b.drawn_left >> b.drawn_right;
+  return b;
+}
+
+// The picture's box ends where its drawing does (no empty band under it, nor over it: a few
+// pixels of padding and border at most), and the drawing fills the box's width or its height.
+void expect_fitted(const PictureBox& b, const std::string& what) {
+  const double height = b.bottom - b.top, width = b.right - b.left, slack = std::max(12.0, 0.04 * height);
+  EXPECT_GT(height, 100) << what;
+  EXPECT_LE(b.bottom - b.drawn_bottom, slack)
+      << what << ": an empty band of " << b.bottom - b.drawn_bottom << " px under a picture " << height << " px high";
+  EXPECT_LE(b.drawn_top - b.top, slack) << what;
+  EXPECT_TRUE(b.drawn_right - b.drawn_left >= 0.9 * width || b.drawn_bottom - b.drawn_top >= 0.9 * height)
+      << what << ": drawn " << b.drawn_right - b.drawn_left << "x" << b.drawn_bottom - b.drawn_top << " in " << width
+      << "x" << height;
+}
+}  // namespace
+
+// At the field notes' 4,088 HCAs and at 32k HCAs the picture's box fits its drawing, for the
+// whole fabric and for a pod.
+TEST(ReportBrowser, ThePictureHasNoEmptyBandAtAnyFabricSize) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  wiring::FatTreeSpec big;
+  big.hosts = 4096;
+  big.rate = {topo::Width::X4, topo::Speed::HDR};
+  for (const auto& [name, spec] : {std::pair{std::string("4,088 HCAs"), *wiring::fat_tree_preset("field-notes")},
+                                   std::pair{std::string("32k HCAs"), big}}) {
+    const auto d = wiring::generate_fat_tree(spec);
+    const auto fabric = fabric_of(d);
+    ibburn::testing::TempDir tmp;
+    const std::string page = report::html_report(report::RunData{}, &fabric, name);
+    expect_fitted(measure_picture(tmp, page, ""), name + ", the whole fabric");
+    expect_fitted(measure_picture(tmp, page, "pod=1"), name + ", pod 1");
+  }
 }

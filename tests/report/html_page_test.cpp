@@ -4,6 +4,7 @@
 
 #include "common/finding_details.h"
 #include "report/html_report.h"
+#include "report/page_sections.h"
 
 using namespace ibburn;
 using namespace ibburn::report;
@@ -70,6 +71,7 @@ TEST(ReportHtmlPage, BandwidthChartPerStageWithTheSlowestLines) {
   for (int i = 1; i <= 2; ++i) {
     burn::StageResult st;
     st.index = i;
+    st.name = i == 1 ? "stage 1" : "shift 1";  // as the generated plans and a site's own plan name them
     burn::FlowResult f;
     burn::DirectionResult d;
     d.from = 0, d.to = 1, d.samples_gbps = {390, 120, 391};
@@ -84,4 +86,32 @@ TEST(ReportHtmlPage, BandwidthChartPerStageWithTheSlowestLines) {
   EXPECT_NE(html.find("of 400 line rate"), std::string::npos);
   EXPECT_NE(html.find("slowest second 120.0 Gb/s"), std::string::npos);
   EXPECT_NE(html.find(R"(class="slowest")"), std::string::npos);
+}
+
+// Each stage's label once: a generated plan's "stage 1" is not printed as "stage 1 stage 1".
+TEST(ReportHtmlPage, EachStageLabelOnce) {
+  RunData run;
+  run.endpoints.resize(2);
+  for (const auto& [index, name] : {std::pair{1, std::string("stage 1")}, std::pair{2, std::string("shift 1")}}) {
+    burn::StageResult st;
+    st.index = index, st.name = name;
+    burn::FlowResult f;
+    burn::DirectionResult d;
+    d.from = 0, d.to = 1, d.samples_gbps = {390};
+    f.directions = {d};
+    st.flows = {f};
+    run.stages.push_back(st);
+  }
+  const std::string html = html_report(run, nullptr, "t");
+  EXPECT_NE(html.find("<figcaption>stage 1: 1 directions"), std::string::npos);
+  EXPECT_NE(html.find("<figcaption>stage 2 (shift 1): 1 directions"), std::string::npos);
+  EXPECT_EQ(html.find("stage 1 stage 1"), std::string::npos);
+}
+
+// The data in the page's scripts carries no '<' at all: a node description holding
+// "</script>" or "<!--" cannot end the script or open a comment that swallows the page.
+TEST(ReportHtmlPage, ScriptDataEscapesEveryLessThan) {
+  const std::string out = script_data("X", nlohmann::json{{"d", "a</script><!--<b>"}});
+  EXPECT_EQ(out, R"(<script>var X={"d":"a\u003c/script>\u003c!--\u003cb>"};</script>)");
+  EXPECT_EQ(nlohmann::json::parse(out.substr(14, out.size() - 14 - 10)).at("d"), "a</script><!--<b>");
 }
