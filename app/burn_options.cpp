@@ -1,6 +1,7 @@
 #include "app/burn_options.h"
 
 #include "app/command.h"
+#include "app/site_options.h"
 #include "burn/transport_opts.h"
 #include "common/error.h"
 
@@ -68,7 +69,7 @@ void BurnCli::finish(const CLI::App& cmd) {
   burn.extra = burn::parse_transport_opts(opts);
   burn.host_check = !no_host_check;
   burn.control_relay = !no_relay;
-  routes.fabric_given = cmd.count("--fabric") > 0;
+  routes.fabric_given = given(cmd, "--fabric");
 }
 
 }  // namespace ibburn::app

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/command.h"
+#include "app/site_options.h"
 #include "app/fabric_options.h"
 #include "report/history.h"
 #include "report/report_command.h"
@@ -25,7 +26,7 @@ void add_report(CLI::App& root) {
   cmd->add_option("--prometheus", a->prometheus, "write node_exporter textfile metrics here (.prom)");
   cmd->add_option("--history", a->history, "record the run in this SQLite database");
   cmd->callback([cmd, a] {
-    a->with_fabric = cmd->count("--fabric") > 0;
+    a->with_fabric = given(*cmd, "--fabric");
     a->unix_time =
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     set_exit_code(report::report_command(*a, std::cerr));

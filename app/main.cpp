@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <iostream>
 #include <vector>
 
 #include "app/command.h"
+#include "app/site_options.h"
 #include "common/duration.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
@@ -54,14 +56,32 @@ int main(int argc, char** argv) {
   root.name("ibburn");
   root.require_subcommand(1);
   root.set_version_flag("--version", "ibburn 0.1.0");
+  // Taken out of the arguments before parsing (app/site_options.h); declared for --help and the man page.
+  std::string config_file;
+  root.add_option("--config", config_file,
+                  "a site option file read after " + std::string(app::kSiteConfigFile) +
+                      " (before or after the command; the command line overrides both)");
   for (auto& fn : app::registry()) fn(root);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  CLI::App* cmd = nullptr;
   try {
-    root.parse(argc, argv);
+    app::SiteConfig site = app::load_site_config(args);
+    check_site_config(site.layers, app::option_table(root));
+    const auto [command, leaf] = app::command_of(root, args);
+    cmd = leaf;
+    if (leaf != &root) app::apply_site_config(site, *leaf, command);
+    app::set_site_config(std::move(site));
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    root.parse(args);
   } catch (const CLI::ParseError& e) {
-    int rc = root.exit(e);
-    return rc == 0 ? kExitOk : kExitInput;
+    if (e.get_exit_code() == 0) return root.exit(e);
+    std::cerr << app::with_config_origin(app::site_config(), cmd, e.what()) << "\n";
+    std::cerr << "Run with --help for more information.\n";
+    return kExitInput;
   } catch (const Error& e) {
-    std::cerr << "ibburn: " << e.what() << "\n";
+    const std::string what =
+        e.code() == kExitInput ? app::with_config_origin(app::site_config(), cmd, e.what()) : std::string(e.what());
+    std::cerr << "ibburn: " << what << "\n";
     return e.code();
   } catch (const std::exception& e) {
     std::cerr << "ibburn: internal error: " << e.what() << "\n";
