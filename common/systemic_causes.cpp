@@ -33,6 +33,11 @@ json shared_evidence(const Finding& f) {
     json rose = json::array();
     for (const auto& [counter, value] : details_of<FindingKind::ErrorsUnderLoad>(f).rise) rose.push_back(counter);
     e["rose"] = rose;
+  } else if (f.kind == FindingKind::Errors && f.details.contains("counters") && f.details["counters"].is_object()) {
+    // `ibburn counters`: the counters over their thresholds, not by how much.
+    json over = json::array();
+    for (const auto& [counter, value] : f.details["counters"].items()) over.push_back(counter);
+    e["over"] = over;
   }
   return e;
 }
@@ -48,6 +53,11 @@ std::string difference(FindingKind kind, const json& evidence) {
     std::string counters;
     for (const auto& c : evidence["rose"]) counters += (counters.empty() ? "" : ", ") + c.get<std::string>();
     return "with " + counters + " rising under load";
+  }
+  if (evidence.contains("over")) {
+    std::string counters;
+    for (const auto& c : evidence["over"]) counters += (counters.empty() ? "" : ", ") + c.get<std::string>();
+    return "with " + counters + " over the threshold";
   }
   if (kind == FindingKind::PortDown) return "down";
   if (kind == FindingKind::Missing) return "missing";

@@ -8,10 +8,12 @@
 #include "common/file_io.h"
 #include "common/finding.h"
 #include "common/interrupt.h"
+#include "common/systemic_causes.h"
 #include "counters/counter_check.h"
 #include "counters/counter_delta.h"
 #include "counters/pm_info_snapshot.h"
 #include "counters/snapshot_json.h"
+#include "wiring/cable_scopes.h"
 
 namespace ibburn::counters {
 namespace {
@@ -34,6 +36,12 @@ int finish(const CountersCommandOptions& o, const Snapshot& snap, const std::vec
                     (sweeps ? ", " + std::to_string(sweeps) + " sweeps" : "") + ")",
                 findings);
   return exit_code_for(findings);
+}
+
+// Most ports of the fabric, a tier, a switch... over a threshold the same way are one cause
+// (a fabric-wide setting, a switch's firmware): one `systemic` finding, as `ibburn run` says it.
+std::vector<Finding> one_cause_once(std::vector<Finding> findings, const topo::Fabric& fabric) {
+  return group_systemic_causes(std::move(findings), wiring::cable_scopes(fabric));
 }
 
 }  // namespace
@@ -79,7 +87,7 @@ int counters_command(const CountersCommandOptions& o, std::ostream& out, std::os
     err << (findings_only ? "error sweep of " : "swept ") << snap.ports.size() << " ports in "
         << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()
         << " ms (" << sweeper.mad_stats().sent << " MADs, " << sweeper.mad_stats().timeouts << " timed out)\n";
-    return finish(o, snap, judge(snap), 0, out);
+    return finish(o, snap, one_cause_once(judge(snap), fabric), 0, out);
   }
 
   install_interrupt_handlers();
@@ -93,7 +101,8 @@ int counters_command(const CountersCommandOptions& o, std::ostream& out, std::os
   };
   WatchResult r = watch(sweeper, o.watch_options, thresholds, on_event);
   // With events on stdout, the human summary goes to stderr to keep stdout JSON lines.
-  int rc = finish(o, r.last, r.findings, r.sweeps, o.events_file.empty() ? err : out);
+  int rc =
+      finish(o, r.last, one_cause_once(std::move(r.findings), fabric), r.sweeps, o.events_file.empty() ? err : out);
   return r.interrupted ? kExitInterrupted : rc;
 }
 

@@ -297,3 +297,39 @@ TEST_F(CountersSim, WatchFlagsTheCycledLinkAndNoOther) {
   }
   EXPECT_GE(downs, 2);
 }
+
+// `ibburn counters` on its own tells one cause once: most host cables over a threshold the same
+// way (a fabric-wide setting, a bad batch of cables) are one `systemic` finding for their tier,
+// the ports in its details, not nine findings.
+TEST(CountersSimOneCause, MostPortsOfATierOverAThresholdAreOneFinding) {
+  if (!SimFabric::available()) GTEST_SKIP() << "ibsim/opensm not installed";
+  ibburn::testing::TempDir tmp;
+  // Two switches joined by two cables, five HCAs on each: 12 cables, 10 of them host cables.
+  std::string net;
+  for (int s = 1; s <= 2; ++s) {
+    net += "Switch\t12 \"sw" + std::to_string(s) + "\"\n";
+    for (int h = 1; h <= 5; ++h)
+      net += "[" + std::to_string(h) + "]\t\"h" + std::to_string(5 * (s - 1) + h) + "\"[1]\n";
+    for (int p : {11, 12})
+      net += "[" + std::to_string(p) + "]\t\"sw" + std::to_string(3 - s) + "\"[" + std::to_string(p) + "]\n";
+    net += "\n";
+  }
+  for (int h = 1; h <= 10; ++h)
+    net += "Hca\t1 \"h" + std::to_string(h) + "\"\n[1]\t\"sw" + std::to_string(h <= 5 ? 1 : 2) + "\"[" +
+           std::to_string((h - 1) % 5 + 1) + "]\n\n";
+  write_file_atomic(tmp.path() + "/net", net);
+  SimFabric sim(tmp.path() + "/net");
+  for (int h = 1; h <= 9; ++h)
+    sim.console("PerformanceSet \"h" + std::to_string(h) + "\"[1] PortCounters.SymbolErrorCounter=50");
+  const std::string json = tmp.path() + "/out.json";
+  auto r = sim.run({kIbburn, "counters", "--json", json}, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto j = nlohmann::json::parse(read_file(json));
+  ASSERT_EQ(j["findings"].size(), 1u) << j["findings"].dump(1);
+  const auto& f = j["findings"][0];
+  EXPECT_EQ(f["kind"], "systemic");
+  EXPECT_NE(f["message"].get<std::string>().find("9 of"), std::string::npos) << f.dump(1);
+  EXPECT_NE(f["message"].get<std::string>().find("SymbolErrorCounter over the threshold"), std::string::npos)
+      << f.dump(1);
+  EXPECT_NE(r.out.find("systemic"), std::string::npos) << r.out;
+}
