@@ -1,5 +1,7 @@
 #include "burn/summary.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -47,6 +49,36 @@ RunState run_state(const BurnSummary& s) {
   if (s.job && s.job->outcome == to_string(RunState::Stopped)) return RunState::Stopped;
   if (s.interrupted) return RunState::Interrupted;
   return s.complete ? RunState::Complete : RunState::Running;
+}
+
+const char* to_string(RunOutcome o) {
+  switch (o) {
+    case RunOutcome::Pass: return "pass";
+    case RunOutcome::Fail: return "fail";
+    case RunOutcome::Incomplete: return "incomplete";
+  }
+  return "?";
+}
+
+const char* headline(RunOutcome o) {
+  switch (o) {
+    case RunOutcome::Pass: return "PASS";
+    case RunOutcome::Fail: return "FAIL";
+    case RunOutcome::Incomplete: return "INCOMPLETE";
+  }
+  return "?";
+}
+
+RunOutcome run_outcome(const BurnSummary& s) {
+  const RunState state = run_state(s);
+  // A rank its host's preflight refused was judged (the host fails), not lost on the way.
+  const auto refused = [&](const LostRankRecord& l) {
+    return l.host && std::any_of(s.host_checks.begin(), s.host_checks.end(),
+                                 [&](const HostCheckRecord& h) { return h.refused && h.host == *l.host; });
+  };
+  const bool lost = std::any_of(s.lost_ranks.begin(), s.lost_ranks.end(), [&](const auto& l) { return !refused(l); });
+  if (state == RunState::Running || state == RunState::Interrupted || lost) return RunOutcome::Incomplete;
+  return s.pass ? RunOutcome::Pass : RunOutcome::Fail;
 }
 
 namespace {
@@ -163,7 +195,7 @@ json to_json(const BurnSummary& s) {
          {"stages_run", s.stages_run},
          {"threshold", s.threshold},
          {"expect_gbps", s.expect_gbps},
-         {"verdict", s.pass ? "pass" : "fail"},
+         {"verdict", to_string(run_outcome(s))},
          {"counts", s.counts},
          {"lost_ranks", lost},
          {"endpoints", eps},
@@ -205,8 +237,8 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
   s.threshold = top.get<double>("threshold");
   s.expect_gbps = top.get<double>("expect_gbps");
   const std::string verdict = top.get<std::string>("verdict");
-  if (verdict != "pass" && verdict != "fail")
-    top.fail("verdict", "expected \"pass\" or \"fail\", got \"" + verdict + "\"");
+  if (verdict != "pass" && verdict != "fail" && verdict != "incomplete")
+    top.fail("verdict", "expected \"pass\", \"fail\" or \"incomplete\", got \"" + verdict + "\"");
   s.pass = verdict == "pass";
   s.counts = top.get<std::map<std::string, int>>("counts");
   for (const auto& f : top.objects("lost_ranks"))

@@ -110,7 +110,7 @@ struct BurnSummary {
   int stages_run = 0;
   double threshold = 0.9;
   double expect_gbps = 0;
-  bool pass = true;                   // "verdict": "pass" | "fail"
+  bool pass = true;                   // no finding; "verdict" is run_outcome()
   std::map<std::string, int> counts;  // flow directions per verdict
   std::vector<LostRankRecord> lost_ranks;
   std::vector<EndpointRecord> endpoints;
@@ -132,6 +132,15 @@ enum class RunState { Running, Complete, Interrupted, Stopped };
 const char* to_string(RunState s);
 // From `complete`, `interrupted` and the job's outcome "stopped".
 RunState run_state(const BurnSummary& s);
+
+// The one verdict summary.json's "verdict", the page, Prometheus, the history and `report`'s exit
+// code give: incomplete whenever the run was not measured to its end (still running,
+// interrupted, or a rank lost on the way: its flows and its peers' were never measured), so
+// a script reading `.verdict` never takes such a run for a pass; else pass (no finding) or fail.
+enum class RunOutcome { Pass, Fail, Incomplete };
+const char* to_string(RunOutcome o);  // "pass", "fail", "incomplete"
+const char* headline(RunOutcome o);   // "PASS", "FAIL", "INCOMPLETE": the terminal's and the page's word
+RunOutcome run_outcome(const BurnSummary& s);
 
 nlohmann::json to_json(const DirectionVerdict& r);
 nlohmann::json to_json(const EndpointRecord& r);

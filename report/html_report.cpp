@@ -123,9 +123,7 @@ std::string job_section(const burn::JobRecord& job) {
 std::string html_report(const RunData& run, const topo::Fabric* fabric, const std::string& title,
                         const Nights* nights) {
   const RunVerdict verdict = run_verdict(run);
-  const char* shown = verdict.outcome == RunOutcome::Pass   ? "PASS"
-                      : verdict.outcome == RunOutcome::Fail ? "FAIL"
-                                                            : "INCOMPLETE";
+  const char* shown = headline(verdict.outcome);
 
   std::string out = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + html_escape(title) +
                     "</title><style>" + embedded::kPageStyle + "</style>" + kErrorTrap + "</head><body>";

@@ -68,10 +68,18 @@ void burn_metrics(Writer& w, const burn::BurnSummary& s, bool incomplete) {
 
 std::string prometheus_text(const RunData& run) {
   Writer w;
-  const bool incomplete = run_verdict(run).outcome == RunOutcome::Incomplete;
+  const RunOutcome outcome = run_verdict(run).outcome;
+  const bool incomplete = outcome == RunOutcome::Incomplete;
   if (incomplete) {
     w.family("ibburn_run_incomplete", "1: the run did not finish; the other metrics are what it measured so far.");
     w.sample({}, 1);
+  }
+  // A run's (a burn or a job), not a lone check's: one sample per verdict, 1 for the run's, so
+  // an alert on verdict="pass" == 0 also fires for a run that never finished.
+  if (run.burn || run.began) {
+    w.family("ibburn_run_verdict", "The run's verdict (docs/formats.md): 1 for its verdict, 0 for the other two.");
+    for (const RunOutcome o : {RunOutcome::Pass, RunOutcome::Fail, RunOutcome::Incomplete})
+      w.sample({{"verdict", to_string(o)}}, o == outcome ? 1 : 0);
   }
   if (run.burn) burn_metrics(w, *run.burn, incomplete);
   if (run.topo) findings_by_kind(w, "ibburn_topo_findings", "Topology check findings by kind and severity.", *run.topo);

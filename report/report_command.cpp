@@ -56,8 +56,7 @@ int report_command(const ReportCommandOptions& o, std::ostream& err) {
                        v.findings.size());
     return kExitFindings;
   }
-  err << fmt::format("report: {}: {}: {} finding(s){}\n", o.dir, v.outcome == RunOutcome::Pass ? "PASS" : "FAIL",
-                     v.findings.size(),
+  err << fmt::format("report: {}: {}: {} finding(s){}\n", o.dir, headline(v.outcome), v.findings.size(),
                      run.drain ? fmt::format(", {} host(s) in drain.txt", run.drain->hosts.size()) : "");
   return kExitOk;
 }

@@ -6,15 +6,6 @@
 
 namespace ibburn::report {
 
-const char* to_string(RunOutcome o) {
-  switch (o) {
-    case RunOutcome::Pass: return "pass";
-    case RunOutcome::Fail: return "fail";
-    case RunOutcome::Incomplete: return "incomplete";
-  }
-  return "?";
-}
-
 RunVerdict run_verdict(const RunData& run) {
   RunVerdict v;
   if (run.burn && run.burn->findings) {
@@ -25,11 +16,14 @@ RunVerdict run_verdict(const RunData& run) {
     for (const auto& h : run.hosts) v.findings.insert(v.findings.end(), h.findings.begin(), h.findings.end());
   }
   if (run.burn) {
-    const burn::RunState state = burn::run_state(*run.burn);
-    if (state == burn::RunState::Running || state == burn::RunState::Interrupted) {
+    if (burn::run_outcome(*run.burn) == RunOutcome::Incomplete) {
       v.outcome = RunOutcome::Incomplete;
-      v.why_incomplete = fmt::format("summary.json says {}: {} of {} planned stage(s) measured", to_string(state),
-                                     run.burn->stages_run, run.burn->stages_planned);
+      const burn::RunState state = burn::run_state(*run.burn);
+      v.why_incomplete = state == burn::RunState::Complete
+                             ? fmt::format("{} rank(s) lost during the burn: their flows were not measured to the end",
+                                           run.burn->lost_ranks.size())
+                             : fmt::format("summary.json says {}: {} of {} planned stage(s) measured", to_string(state),
+                                           run.burn->stages_run, run.burn->stages_planned);
       return v;
     }
   } else if (run.began) {

@@ -1,8 +1,8 @@
 #pragma once
 // The one verdict of a run directory, which the page, `report`'s exit code, Prometheus and the
-// history all give: PASS, FAIL, or INCOMPLETE for a run that did not finish (its summary says
-// running or interrupted, or the directory has a burn's or a job's files and no summary yet),
-// so a killed run never reads as a pass. Pure: on RunData.
+// history all give: PASS, FAIL, or INCOMPLETE for a run that did not finish (its summary's
+// verdict is incomplete: burn/summary.h, or the directory has a burn's or a job's files and no
+// summary yet), so a killed run never reads as a pass. Pure: on RunData.
 #include <string>
 #include <vector>
 
@@ -11,8 +11,7 @@
 
 namespace ibburn::report {
 
-enum class RunOutcome { Pass, Fail, Incomplete };
-const char* to_string(RunOutcome o);  // "pass", "fail", "incomplete"
+using burn::RunOutcome;
 
 struct RunVerdict {
   RunOutcome outcome = RunOutcome::Pass;

@@ -303,18 +303,17 @@ class Job : public burn::SessionObserver {
     ro.nights = o_.history;
     if (model_) ro.loaded = &model_->fabric;  // the page's picture of the fabric the job ran on
     report::report_command(ro, std::cerr);
-    // As the page says it: a job that did not finish is no pass (report/run_verdict.h).
-    const bool finished = burn::run_state(doc) == burn::RunState::Complete;
+    // As the page says it: a job that did not finish is no pass (burn/summary.h, run_outcome).
+    const burn::RunOutcome outcome = burn::run_outcome(doc);
+    const bool finished = outcome != burn::RunOutcome::Incomplete;
     if (o_.slurm.any())
       apply_slurm_actions(o_.slurm, drain.drain,
                           finished ? passed_hosts(job_hosts(doc, host_of_hca_), drain) : std::vector<std::string>{},
                           dir_ + "/slurm.jsonl", std::cerr);
     print_changes(doc);
     std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
-                             !finished  ? "INCOMPLETE"
-                             : doc.pass ? "PASS"
-                                        : "FAIL",
-                             doc.findings ? doc.findings->size() : 0, drain.drain.size(), dir_);
+                             burn::headline(outcome), doc.findings ? doc.findings->size() : 0, drain.drain.size(),
+                             dir_);
     if (burn_code != kExitOk && burn_code != kExitFindings) return burn_code;
     return doc.pass ? kExitOk : kExitFindings;
   }

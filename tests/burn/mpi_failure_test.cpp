@@ -78,7 +78,9 @@ TEST_F(BurnFailure, KilledRankFailsOnlyItsFlowsAndIsNamed) {
     EXPECT_NE(d.at("reason").get<std::string>().find("rank 3"), std::string::npos) << d.dump();
   }
   json s = read_json(dir_ + "/summary.json");
-  EXPECT_EQ(s.at("verdict"), "fail");
+  // The stage ran to its end, but rank 3's flows were not measured to it: never pass, and not
+  // a plain fail either (docs/formats.md, "summary.json's verdict").
+  EXPECT_EQ(s.at("verdict"), "incomplete");
   EXPECT_EQ(s.at("complete"), true);
   ASSERT_EQ(s.at("lost_ranks").size(), 1u);
   EXPECT_EQ(s.at("lost_ranks")[0].at("rank"), 3);

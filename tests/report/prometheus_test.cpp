@@ -17,10 +17,15 @@ TEST(ReportPrometheus, BurnRatesAndVerdicts) {
   run.burn.emplace();
   run.burn->complete = true;
   run.burn->pass = false;
-  run.burn->endpoints = {{0, burn::Verdict::Pass, 1, 0, "gpu001", "mlx5_0:1", 390.5, 391, {}, {}},
-                         {1, burn::Verdict::Slow, 1, 1, "gpu\"2", "mlx5_0:1", {}, {}, {}, {}}};
+  run.burn->endpoints = {{0, burn::Verdict::Pass, 1, 0, "gpu001", "mlx5_0:1", 390.5, 391, {}, {}, {}},
+                         {1, burn::Verdict::Slow, 1, 1, "gpu\"2", "mlx5_0:1", {}, {}, {}, {}, {}}};
   run.burn->flows = {{1, 0, 0, 1, 12.25, 400, burn::Verdict::Slow, {}}};
   EXPECT_EQ(prometheus_text(run),
+            "# HELP ibburn_run_verdict The run's verdict (docs/formats.md): 1 for its verdict, 0 for the other two.\n"
+            "# TYPE ibburn_run_verdict gauge\n"
+            "ibburn_run_verdict{verdict=\"pass\"} 0\n"
+            "ibburn_run_verdict{verdict=\"fail\"} 1\n"
+            "ibburn_run_verdict{verdict=\"incomplete\"} 0\n"
             "# HELP ibburn_burn_pass 1 when the burn verdict is pass, 0 otherwise.\n"
             "# TYPE ibburn_burn_pass gauge\n"
             "ibburn_burn_pass 0\n"
@@ -75,6 +80,8 @@ TEST(ReportPrometheus, IncompleteRunIsNeverAPass) {
   EXPECT_EQ(text.find("# HELP ibburn_run_incomplete"), 0u) << text;
   EXPECT_NE(text.find("\nibburn_run_incomplete 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\nibburn_burn_pass 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nibburn_run_verdict{verdict=\"incomplete\"} 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nibburn_run_verdict{verdict=\"pass\"} 0\n"), std::string::npos) << text;
   RunData files_only;
   files_only.began = true;  // results.jsonl, no summary
   EXPECT_NE(prometheus_text(files_only).find("\nibburn_run_incomplete 1\n"), std::string::npos);

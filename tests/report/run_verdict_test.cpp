@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
+
 using namespace ibburn;
 using namespace ibburn::report;
 
@@ -70,4 +72,40 @@ TEST(ReportRunVerdict, StoppedJobIsJudgedOnItsFindings) {
   RunData run = job_run(false, false);
   run.burn->job->outcome = "stopped";
   EXPECT_EQ(run_verdict(run).outcome, RunOutcome::Fail);
+}
+
+// A rank lost on the way leaves its flows and its peers' unmeasured: the run is incomplete
+// even though every stage ran to its end, and summary.json's verdict says so.
+TEST(ReportRunVerdict, ALostRankMakesAFinishedRunIncomplete) {
+  RunData run = job_run(true, false);
+  run.burn->lost_ranks.push_back({3, "stopped answering", std::string("host004"), std::string("mlx5_0:1")});
+  const RunVerdict v = run_verdict(run);
+  EXPECT_EQ(v.outcome, RunOutcome::Incomplete);
+  EXPECT_EQ(v.why_incomplete, "1 rank(s) lost during the burn: their flows were not measured to the end");
+  EXPECT_EQ(burn::to_json(*run.burn)["verdict"], "incomplete");
+}
+
+// summary.json's verdict is one of three words, written as run_outcome says and read back so.
+TEST(ReportRunVerdict, SummaryVerdictIsPassFailOrIncomplete) {
+  burn::BurnSummary s;
+  s.transport = "sim";
+  s.complete = true;
+  EXPECT_EQ(burn::to_json(s)["verdict"], "pass");
+  s.pass = false;
+  EXPECT_EQ(burn::to_json(s)["verdict"], "fail");
+  s.pass = true;
+  s.complete = false;
+  s.interrupted = true;  // no finding, but cut short: never a pass
+  nlohmann::json j = burn::to_json(s);
+  EXPECT_EQ(j["verdict"], "incomplete");
+  const burn::BurnSummary back = burn::summary_from_json(j, "s.json");
+  EXPECT_EQ(burn::run_outcome(back), RunOutcome::Incomplete);
+  EXPECT_FALSE(back.pass);
+  j["verdict"] = "unknown";
+  try {
+    burn::summary_from_json(j, "s.json");
+    FAIL() << "accepted an unknown verdict";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "s.json: verdict: expected \"pass\", \"fail\" or \"incomplete\", got \"unknown\"");
+  }
 }

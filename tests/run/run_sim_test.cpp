@@ -16,6 +16,8 @@
 #include <sstream>
 #include <thread>
 
+#include "report/history.h"
+#include "report/history_nights.h"
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_paths.h"
@@ -335,6 +337,32 @@ TEST_F(RunSim, CtrlCLeavesACompleteSummaryAndTheLists) {
   EXPECT_TRUE(s["interrupted"].get<bool>());
   for (const char* file : {"drain.txt", "cables.csv", "counters-before.json", "report.html"})
     EXPECT_TRUE(std::filesystem::exists(out_ + "/" + file)) << file;
+}
+
+// Slurm's time limit or scancel (SIGTERM) mid-stage: the run is not measured to its end, so
+// every writer of a verdict says incomplete (summary.json, the Prometheus file, the history,
+// the exit code, the page), never pass, with what was measured kept.
+TEST_F(RunSim, SigtermMidStageIsIncompleteInEveryWriter) {
+  auto f = start();
+  const std::string db = dir_ + "/history.sqlite";
+  auto r = run(*f, {"--duration", "30s", "--history", db}, [&] { signal_job(SIGTERM); });
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("run: INCOMPLETE: "), std::string::npos) << r.err;
+  const auto s = summary();
+  EXPECT_EQ(s["state"], "interrupted");
+  EXPECT_EQ(s["verdict"], "incomplete");
+  EXPECT_EQ(s["stages_run"], 1);  // the stage the signal cut short is what was measured
+  const std::string prom = read(out_ + "/ibburn.prom");
+  EXPECT_NE(prom.find("ibburn_run_verdict{verdict=\"incomplete\"} 1\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("ibburn_run_verdict{verdict=\"pass\"} 0\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("\nibburn_burn_pass 0\n"), std::string::npos) << prom;
+  const auto nights = report::History(db).last_runs(1);
+  ASSERT_EQ(nights.size(), 1u);
+  EXPECT_EQ(nights[0].outcome, "incomplete");
+  EXPECT_NE(read(out_ + "/report.html").find(">INCOMPLETE<"), std::string::npos);
+  const auto rep = f->run({kIbburn, "report", out_});
+  EXPECT_EQ(rep.exit_code, 1) << rep.err;
+  EXPECT_NE(rep.err.find("INCOMPLETE: summary.json says interrupted: 1 of "), std::string::npos) << rep.err;
 }
 
 // Killed mid-stage (no handler runs): the summary written before stage 1 still says running,
