@@ -27,16 +27,26 @@ double gbps(std::uint64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds / 1e9 : 0.0;
 }
 
+namespace {
+// "host001 mlx5_0:1", or "" when the rank never said where it runs.
+std::string where(const std::vector<EndpointInfo>& endpoints, int rank) {
+  if (rank < 0 || rank >= static_cast<int>(endpoints.size()) || endpoints[rank].host.empty()) return "";
+  const auto& e = endpoints[rank];
+  return e.endpoint.empty() ? e.host : e.host + " " + e.endpoint;
+}
+}  // namespace
+
+std::string endpoint_name(const std::vector<EndpointInfo>& endpoints, int rank) {
+  const std::string w = where(endpoints, rank);
+  return w.empty() ? fmt::format("rank {}", rank) : w;
+}
+
 std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from, int to) {
-  const std::string ranks = fmt::format("rank {} -> rank {}", from, to);
-  auto where = [&](int rank) -> std::string {
-    if (rank < 0 || rank >= static_cast<int>(endpoints.size()) || endpoints[rank].host.empty()) return "";
-    const auto& e = endpoints[rank];
-    return e.endpoint.empty() ? e.host : e.host + " " + e.endpoint;
-  };
-  const std::string a = where(from), b = where(to);
-  if (a.empty() || b.empty()) return ranks;
-  return fmt::format("{} -> {} ({})", a, b, ranks);
+  // Ranks only while an end is not known: a technician holds hosts and HCAs (the ranks are in
+  // the findings' details).
+  const std::string a = where(endpoints, from), b = where(endpoints, to);
+  if (a.empty() || b.empty()) return fmt::format("rank {} -> rank {}", from, to);
+  return fmt::format("{} -> {}", a, b);
 }
 
 namespace {

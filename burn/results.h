@@ -90,9 +90,11 @@ EndpointInfo endpoint_from_json(const JsonFields& f);
 
 double gbps(std::uint64_t bytes, double seconds);
 
-// A direction as people name it: "node0001 mlx5_0:1 -> node0002 mlx5_3:1 (rank 0 -> rank 1)";
+// A direction as people name it: "node0001 mlx5_0:1 -> node0002 mlx5_3:1";
 // "rank 0 -> rank 1" while the ranks' endpoints are unknown.
 std::string direction_name(const std::vector<EndpointInfo>& endpoints, int from, int to);
+// An endpoint as people name it: "node0001 mlx5_0:1"; "rank 7" while its endpoint is unknown.
+std::string endpoint_name(const std::vector<EndpointInfo>& endpoints, int rank);
 
 struct SessionOptions;  // burn/options.h
 // results.jsonl's first line: the run's settings, plan and endpoints (index = rank), and the

@@ -127,6 +127,11 @@ EndpointRecord endpoint_record_from(const JsonFields& f) {
   e.min_rx_gbps = f.optional<double>("min_rx_gbps");
   e.reason = f.optional<std::string>("reason");
   e.explained_by = f.optional<std::vector<std::string>>("explained_by").value_or(std::vector<std::string>{});
+  if (const auto g = f.optional<std::string>("port_guid")) {
+    const auto parsed = Guid::parse(*g);
+    if (!parsed) f.fail("port_guid", "not a GUID: \"" + *g + "\"");
+    e.port_guid = parsed->value;
+  }
   return e;
 }
 
@@ -157,6 +162,7 @@ json to_json(const EndpointRecord& r) {
   put(j, "min_rx_gbps", r.min_rx_gbps);
   put(j, "reason", r.reason);
   if (!r.explained_by.empty()) j["explained_by"] = r.explained_by;
+  if (r.port_guid) j["port_guid"] = Guid{*r.port_guid}.text();
   return j;
 }
 

@@ -46,7 +46,8 @@ struct EndpointRecord {
   std::optional<std::string> host, endpoint;
   std::optional<double> min_tx_gbps, min_rx_gbps;  // absent: it never sent / received
   std::optional<std::string> reason;
-  std::vector<std::string> explained_by;  // cables the localisation blames for its bad flows
+  std::vector<std::string> explained_by;   // cables the localisation blames for its bad flows
+  std::optional<std::uint64_t> port_guid;  // its HCA port, once named on the fabric ("0x..." in JSON)
 };
 
 struct LostRankRecord {

@@ -60,7 +60,7 @@ std::vector<DirectionVerdict> judge_stage(const StageResult& stage, const std::v
 }
 
 std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions, int ranks,
-                                             const LostRanks& lost) {
+                                             const LostRanks& lost, const std::vector<EndpointInfo>& endpoints) {
   std::vector<EndpointVerdict> out(ranks);
   for (int r = 0; r < ranks; ++r) out[r].rank = r;
   // Each rank's directions, so judging a rank does not scan every direction (32k ranks).
@@ -108,7 +108,8 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
       if (!bad(d->verdict)) continue;
       int peer = d->from == e.rank ? d->to : d->from;
       if (!bad_on_own.count(peer))
-        unexplained.push_back(fmt::format("stage {} {}->{} {}", d->stage, d->from, d->to, to_string(d->verdict)));
+        unexplained.push_back(fmt::format("stage {} {} {} {}", d->stage, d->from == e.rank ? "to" : "from",
+                                          endpoint_name(endpoints, peer), to_string(d->verdict)));
     }
     if (unexplained.empty()) {
       e.verdict = Verdict::Pass;
@@ -146,7 +147,7 @@ Summary make_summary(const SummaryInput& in) {
     dirs.insert(dirs.end(), v.begin(), v.end());
   }
   const int ranks = static_cast<int>(in.endpoints.size());
-  auto eps = judge_endpoints(dirs, ranks, in.lost);
+  auto eps = judge_endpoints(dirs, ranks, in.lost, in.endpoints);
 
   Summary out;
   BurnSummary& doc = out.doc;
@@ -185,7 +186,7 @@ Summary make_summary(const SummaryInput& in) {
       Finding f;
       f.kind = in.lost.count(e.rank) ? FindingKind::LostRank : endpoint_kind(e.verdict);
       f.severity = e.verdict == Verdict::Suspect ? Severity::Warning : Severity::Error;
-      f.message = fmt::format("rank {}: {}", e.rank, e.reason);
+      f.message = fmt::format("{}: {}", endpoint_name(in.endpoints, e.rank), e.reason);
       f.ports = {endpoint_ref(in.endpoints, e.rank)};
       f.details = to_json(r);
       out.findings.push_back(std::move(f));

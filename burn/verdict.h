@@ -37,8 +37,10 @@ struct EndpointVerdict {
 
 std::vector<DirectionVerdict> judge_stage(const StageResult& stage, const std::vector<EndpointInfo>& endpoints,
                                           const VerdictOptions& o);
+// `endpoints` (index = rank) names a suspect endpoint's healthy peers in its reason ("stage 1 to
+// node0005 mlx5_0:1 slow"); ranks without one are "rank N".
 std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions, int ranks,
-                                             const LostRanks& lost);
+                                             const LostRanks& lost, const std::vector<EndpointInfo>& endpoints = {});
 
 struct SummaryInput {
   std::string transport;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "burn/results.h"
+#include "localization/endpoint_names.h"
 #include "localization/probes.h"
 #include "localization/suspect_cable_details.h"
 
@@ -184,7 +185,8 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
   const topo::Fabric& fabric = routes_->fabric;
   const routing::CableIndex& cables = *routes_->cables;
   std::map<int, std::set<routing::EdgeId>> by_elsewhere;
-  const RoutedBurn routed = route_outcome(outcome(summary, endpoints), notes, &by_elsewhere);
+  const BurnOutcome results = outcome(summary, endpoints);
+  const RoutedBurn routed = route_outcome(results, notes, &by_elsewhere);
   auto found = routed.localize();
   std::sort(notes.begin(), notes.end());
   notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
@@ -229,6 +231,7 @@ void RouteExplainer::explain(burn::Summary& summary, const std::vector<burn::End
     return (f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::SlowEndpoint) &&
            passed.count(details_of<FindingKind::SuspectEndpoint, FindingKind::SlowEndpoint>(f).rank);
   });
+  name_endpoint_findings(summary.findings, fabric, results.port_guid_by_rank);
 }
 
 std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summary,

@@ -54,12 +54,8 @@ std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
   std::map<std::string, std::string> reason;
   for (const auto& h : burn.host_checks)
     if (h.refused) reason.emplace(h.host, "host check: refused by the preflight");
-  for (const auto& l : burn.lost_ranks)
-    if (l.host) reason.emplace(*l.host, fmt::format("lost rank {}: {}", l.rank, l.reason));
-  for (const auto& e : burn.endpoints)
-    if (e.host && (e.verdict == burn::Verdict::Slow || e.verdict == burn::Verdict::Failed))
-      reason.emplace(*e.host, fmt::format("{}_endpoint: rank {} {}: {}", burn::to_string(e.verdict), e.rank,
-                                          e.endpoint.value_or(""), e.reason.value_or("")));
+  // Findings first: the burn's endpoint findings name the HCA port and its cable as the site
+  // does once the fabric named them (localization/endpoint_names.h).
   std::vector<Finding> sorted = findings;
   sort_worst_first(sorted);
   for (const auto& f : sorted) {
@@ -71,6 +67,13 @@ std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
       break;  // a cable between two HCAs drains the first host named
     }
   }
+  // Endpoints the fabric could not name (no port GUID known for their rank) as the burn tells them.
+  for (const auto& l : burn.lost_ranks)
+    if (l.host) reason.emplace(*l.host, fmt::format("lost rank {}: {}", l.rank, l.reason));
+  for (const auto& e : burn.endpoints)
+    if (e.host && (e.verdict == burn::Verdict::Slow || e.verdict == burn::Verdict::Failed))
+      reason.emplace(*e.host, fmt::format("{}_endpoint: {} {}: {}", burn::to_string(e.verdict), *e.host,
+                                          e.endpoint.value_or(""), e.reason.value_or("")));
   std::vector<DrainEntry> out;
   for (auto& [host, why] : reason) out.push_back({host, why});
   return out;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -283,6 +284,53 @@ TEST_F(RunSim, ACableUnlinkedBetweenSwitchesThatStillAnswerIsOneCableFinding) {
   EXPECT_NE(read(out_ + "/cables.csv").find(",\"" + c.label + "\",replace,"), std::string::npos)
       << read(out_ + "/cables.csv");
 }
+
+// The host cable is the part a site reseats most: one host's cable slow or down is named as the
+// site names it (node, HCA, port, the leaf port at its far end), never by a rank, and is a row
+// of cables.csv beside the drained host, under the switches' tables and under adaptive routing.
+class RunSimHostCable : public RunSim, public ::testing::WithParamInterface<std::tuple<const char*, const char*>> {};
+
+TEST_P(RunSimHostCable, IsNamedDrainedAndListedAsACable) {
+  const auto [routing, how] = GetParam();
+  const std::string hca = "host003 mlx5_0";
+  const wiring::Cable& c = cable_at(plan_.wiring, hca, 1);
+  const PortRef leaf = c.a.node == hca ? PortRef{c.b.node, c.b.port} : PortRef{c.a.node, c.a.port};
+  const std::string near = hca + "[1]", far = fmt::format("{}[{}]", leaf.node, leaf.port);
+  auto f = start();
+  std::vector<std::string> extra = {"--duration", "2s", "--routing", routing};
+  std::function<void()> during;
+  if (std::string(how) == "down")
+    during = [&] { f->console("Unlink \"" + sim_id(topo::NodeType::CA, hca) + "\"[1]"); };
+  else
+    extra.insert(extra.end(), {"--degrade", near + "=" + how});
+  auto r = run(*f, extra, during);
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  bool named = false;
+  for (const auto& x : s["findings"]) {
+    const std::string m = x["message"];
+    EXPECT_EQ(m.find("rank "), std::string::npos) << x.dump(1);
+    if (m.find(near) != std::string::npos && m.find(far) != std::string::npos) named = true;
+  }
+  EXPECT_TRUE(named) << s["findings"].dump(1);
+  const std::string drain = read(out_ + "/drain.txt");
+  EXPECT_EQ(drain.rfind("host003\t", 0), 0u) << drain;
+  EXPECT_NE(drain.find(near), std::string::npos) << drain;
+  EXPECT_EQ(drain.find("rank "), std::string::npos) << drain;
+  const std::string cables = read(out_ + "/cables.csv");
+  const std::string row = fmt::format("\"{}\",1,\"{}\",{},\"{}\",{},", hca, leaf.node, leaf.port, c.label,
+                                      std::string(how) == "down" ? "replace" : "reseat");
+  EXPECT_NE(cables.find(row), std::string::npos) << cables;
+}
+
+INSTANTIATE_TEST_SUITE_P(Routings, RunSimHostCable,
+                         ::testing::Combine(::testing::Values("lft", "adaptive"),
+                                            ::testing::Values("0.25", "0.5", "down")),
+                         [](const auto& param_info) {
+                           std::string how = std::get<1>(param_info.param);
+                           std::replace(how.begin(), how.end(), '.', '_');
+                           return std::string(std::get<0>(param_info.param)) + "_" + how;
+                         });
 
 TEST_F(RunSim, TheSubnetManagerKilledMidStageIsOneWarning) {
   auto f = start();

@@ -1,0 +1,48 @@
+// The burn's endpoint findings named as the site names the part (localization/endpoint_names.h):
+// node name, HCA, port and the cable's far end, never a rank; the rank and GUID stay in details.
+#include "localization/endpoint_names.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "burn/summary.h"
+#include "tests/routing/fat_tree_fixture.h"
+
+namespace ibburn::localization {
+namespace {
+
+Finding endpoint_finding(FindingKind kind, int rank, const std::string& reason) {
+  burn::EndpointRecord r;
+  r.rank = rank;
+  r.verdict = kind == FindingKind::SuspectEndpoint ? burn::Verdict::Suspect : burn::Verdict::Slow;
+  r.directions = 2;
+  r.bad = 2;
+  r.host = "host" + std::to_string(rank);
+  r.endpoint = "mlx5_0:1";
+  r.reason = reason;
+  return {kind, Severity::Error, fmt::format("host{} mlx5_0:1: {}", rank, reason), {{"rank", 0}}, burn::to_json(r)};
+}
+
+TEST(EndpointNames, AnEndpointIsItsHcaPortAndTheCablesFarEnd) {
+  const auto ft = routing::fixture::make_fat_tree(2, 2, 2);
+  std::vector<Finding> findings{endpoint_finding(FindingKind::SlowEndpoint, 1, "all 2 measured directions slow"),
+                                endpoint_finding(FindingKind::LostRank, 2, "stopped answering"),
+                                endpoint_finding(FindingKind::SlowEndpoint, 3, "all 2 measured directions slow"),
+                                {FindingKind::SlowFlow, Severity::Error, "stage 1 flow 0: ...", {}, {}}};
+  // Rank 3's port is not known (a TCP rank without --endpoints): left as the burn wrote it.
+  name_endpoint_findings(findings, ft.fabric, {0x4000, 0x4001, 0x4002, 0});
+  EXPECT_EQ(findings[0].message, "host1 mlx5_0[1] (cable to leaf0[2]): all 2 measured directions slow");
+  EXPECT_EQ(findings[0].ports, (std::vector<PortRef>{{"host1 mlx5_0", 1}, {"leaf0", 2}}));
+  const auto details = details_of<FindingKind::SlowEndpoint>(findings[0]);
+  EXPECT_EQ(details.rank, 1);
+  EXPECT_EQ(details.port_guid, 0x4001u);
+  EXPECT_EQ(findings[0].details["port_guid"], "0x0000000000004001");
+  EXPECT_EQ(findings[1].message, "host2 mlx5_0[1] (cable to leaf1[1]): stopped answering");
+  EXPECT_EQ(findings[2].message, "host3 mlx5_0:1: all 2 measured directions slow");
+  EXPECT_EQ(findings[2].ports, (std::vector<PortRef>{{"rank", 0}}));
+  EXPECT_EQ(findings[3].message, "stage 1 flow 0: ...");
+}
+
+}  // namespace
+}  // namespace ibburn::localization
