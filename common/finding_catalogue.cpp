@@ -182,6 +182,9 @@ constexpr FindingKindInfo kCatalogue[] = {
      "a link that was up before stage 1 went down during the burn"},
     {K::SwitchDropped, "switch_dropped", S::Error, true, C::None, S::Warning, false, M::Flapping,
      "a switch none of whose ports answer any more"},
+    {K::SwitchBounced, "switch_bounced", S::Error, false, C::None, S::Warning, false, M::Flapping,
+     "many links of one switch went down (and came back) at once during a stage: the switch (reboot, power, "
+     "firmware), not its cables (one finding with the count)"},
     {K::SmLost, "sm_lost", S::Warning, true, C::None, S::Warning, false, M::Errors,
      "the master subnet manager that answered before stage 1 no longer does"},
     {K::DrainLimit, "drain_limit", S::Error, true, C::None, S::Warning, false, M::Errors,

@@ -105,6 +105,7 @@ enum class FindingKind {
   Untested,
   LinkDown,
   SwitchDropped,
+  SwitchBounced,
   SmLost,
   DrainLimit,
   Systemic,

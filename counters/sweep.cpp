@@ -150,6 +150,35 @@ Snapshot Sweeper::sweep() {
   return snap;
 }
 
+Snapshot Sweeper::sweep_port_states() {
+  Snapshot snap;
+  snap.time_ms = unix_ms();
+  snap.ports = targets_;
+  std::vector<MadRequest> reqs;
+  std::vector<size_t> of_req;
+  for (size_t i = 0; i < snap.ports.size(); ++i) {
+    const PortSample& p = snap.ports[i];
+    if (!p.lid) continue;
+    MadRequest pi = request(kClassSmiLid, kMethodGet, kAttrPortInfo, p);
+    pi.attr_mod = static_cast<uint32_t>(p.port);
+    reqs.push_back(pi);
+    of_req.push_back(i);
+  }
+  const std::vector<MadResult> results = window_.run(reqs);
+  for (size_t k = 0; k < results.size(); ++k) {
+    PortSample& p = snap.ports[of_req[k]];
+    if (!results[k].ok()) {
+      p.error = "PortInfo did not answer";
+      continue;
+    }
+    const PortStateInfo s = decode_port_info_state(results[k].data.data());
+    p.reachable = true;
+    p.state = s.state;
+    p.phys = s.phys;
+  }
+  return snap;
+}
+
 Snapshot Sweeper::sweep_errors_only(const Thresholds& thresholds) {
   Snapshot snap;
   snap.time_ms = unix_ms();

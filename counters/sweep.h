@@ -51,6 +51,9 @@ class Sweeper {
   Sweeper(const topo::Fabric& fabric, const MadOptions& mad, SweepOptions options);
   // One sweep of every target; never throws for ports that do not answer.
   Snapshot sweep();
+  // Only each target's PortInfo (one SMP a port): its state, `reachable` when it answered, no
+  // counters. Cheap enough to poll during a stage for links that go down and come back.
+  Snapshot sweep_port_states();
   const MadWindow::Stats& mad_stats() const { return window_.stats(); }
   // For other MADs between sweeps (umad2sim takes one open port per process).
   MadWindow& mad_window() { return window_; }

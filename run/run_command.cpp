@@ -34,6 +34,7 @@
 #include "run/health_evidence.h"
 #include "run/job_allocation.h"
 #include "run/job_scope.h"
+#include "run/link_state_poll.h"
 #include "run/modelled_counters.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
@@ -48,6 +49,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
+
+// Links that go down and come back within a stage are seen by polls this often (or less, on a
+// fabric whose poll takes longer: run/link_state_poll.h).
+constexpr std::chrono::milliseconds kLinkStatePollInterval{1000};
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -186,9 +191,14 @@ class Job : public burn::SessionObserver {
     stage_t0_ = Clock::now();
     if (!o_.burn.quiet)
       std::cerr << fmt::format("run: stage {} \"{}\": {} flows\n", index, stage.name, stage.flows.size());
+    // observe() touches only what compare() reads after the poll has stopped (stage_finished).
+    if (sweeper_ && topology_)
+      poll_ = std::make_unique<LinkStatePoll>(*sweeper_, kLinkStatePollInterval,
+                                              [this](const counters::Snapshot& s) { topology_->observe(s); });
   }
 
   void stage_finished(const burn::StageResult& result) override {
+    poll_.reset();  // before the sweeper's next use
     if (!last_) return;
     const double seconds = std::chrono::duration<double>(o_.burn.duration).count();
     const auto sweep_t0 = Clock::now();
@@ -512,6 +522,7 @@ class Job : public burn::SessionObserver {
   std::optional<counters::Snapshot> last_;
   std::unique_ptr<SimDataCounters> sim_counters_;
   std::unique_ptr<TopologyWatch> topology_;
+  std::unique_ptr<LinkStatePoll> poll_;  // during a stage
   std::unique_ptr<SmWatch> sm_;
   std::unique_ptr<ModelledCounters> modelled_;        // a file fabric's counters, from the model
   std::unique_ptr<CounterLocalization> by_counters_;  // cables named by their ports' counters

@@ -16,6 +16,9 @@ using counters::PortSample;
 using topo::PortState;
 
 constexpr size_t kCablesListed = 256;  // a whole island gone would list every cable
+// At least this many links of one switch, and half of them, changing in one stage are the
+// switch's doing (a reboot takes all of them; two or three cables are cables).
+constexpr size_t kBounceMinLinks = 4;
 
 std::string ref_name(const PortRef& r) { return fmt::format("{}[{}]", r.node, r.port); }
 
@@ -23,10 +26,13 @@ std::string plural(size_t n, const char* one, const char* many) { return fmt::fo
 
 // How often the link went down between the two sweeps (the counter saturates, and a reset
 // makes the current value the rise).
-uint64_t link_downed_rise(const PortSample& before, const PortSample& now) {
-  if (!before.counters.has(Counter::LinkDownedCounter) || !now.counters.has(Counter::LinkDownedCounter)) return 0;
-  const uint64_t a = before.counters.get(Counter::LinkDownedCounter), b = now.counters.get(Counter::LinkDownedCounter);
+uint64_t rise_of(Counter counter, const PortSample& before, const PortSample& now) {
+  if (!before.counters.has(counter) || !now.counters.has(counter)) return 0;
+  const uint64_t a = before.counters.get(counter), b = now.counters.get(counter);
   return b >= a ? b - a : b;
+}
+uint64_t link_downed_rise(const PortSample& before, const PortSample& now) {
+  return rise_of(Counter::LinkDownedCounter, before, now);
 }
 
 // Not up now, where it was up (or its state was not read) before.
@@ -66,7 +72,29 @@ size_t find_root(std::vector<size_t>& parent, size_t i) {
 }  // namespace
 
 TopologyWatch::TopologyWatch(counters::Snapshot start) : start_(std::move(start)) {
-  for (const auto& p : start_.ports) guid_of_name_.emplace(p.node, p.node_guid);
+  for (size_t i = 0; i < start_.ports.size(); ++i) {
+    const PortSample& p = start_.ports[i];
+    guid_of_name_.emplace(p.node, p.node_guid);
+    start_at_.emplace(PortKey{p.node_guid, p.port}, i);
+    if (p.node_type == topo::NodeType::Switch && p.reachable && p.peer) ++links_of_[p.node];
+  }
+}
+
+void TopologyWatch::observe(const counters::Snapshot& poll) {
+  // A poll that reached fewer than half the ports says more about the vantage point (its own
+  // link, its leaf) than about the ports: only the states it read count then.
+  const size_t answered =
+      std::count_if(poll.ports.begin(), poll.ports.end(), [](const auto& q) { return q.reachable; });
+  const bool trust_silence = 2 * answered >= poll.ports.size();
+  for (const PortSample& q : poll.ports) {
+    if (!q.reachable && !trust_silence) continue;
+    const auto at = start_at_.find({q.node_guid, q.port});
+    if (at == start_at_.end()) continue;
+    const PortSample& p = start_.ports[at->second];
+    if (!p.reachable || !p.peer || p.state == PortState::Down) continue;
+    const bool up = q.reachable && (q.state == PortState::Active || q.state == PortState::Unknown);
+    if (!up) seen_down_.emplace(PortKey{q.node_guid, q.port}, SeenDown{state_text(q), q.reachable});
+  }
 }
 
 void TopologyWatch::cover(size_t finding, const PortSample& p) {
@@ -132,10 +160,15 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     nlohmann::json evidence = nlohmann::json::array();
     std::vector<std::string> words;
     bool still_down = false;
+    // Ends the polls saw down, whose LinkDownedCounter stepped, whose LinkErrorRecoveryCounter did.
+    int seen = 0, stepped = 0, retrained = 0;
     std::vector<const PortSample*> samples;
   };
   std::map<std::string, CableChange> cables;
-  auto cable_end = [&](const PortSample& was, const PortSample* is, uint64_t rise, bool down) {
+  // `seen`: what a poll during the stage saw of this end ("" when none saw it down);
+  // `recovered`: its LinkErrorRecoveryCounter's rise (counted only towards a switch's bounce).
+  auto cable_end = [&](const PortSample& was, const PortSample* is, uint64_t rise, bool down,
+                       const std::string& seen = "", uint64_t recovered = 0) {
     const std::string key = report::cable_name(was.ref(), *was.peer);
     CableChange& c = cables[key];
     if (c.ends.empty()) c.ends = {was.ref(), *was.peer};
@@ -147,15 +180,25 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
       if (was.state != PortState::Unknown) e["was"] = state_text(was);
     }
     if (rise) e["link_downed_rise"] = rise;
+    if (recovered) e["link_error_recovery_rise"] = recovered;
+    if (!seen.empty()) e["seen_during_stage"] = seen;
     if (down) c.words.push_back(ref_name(was.ref()) + " " + (is ? state_text(*is) : "no longer swept"));
     if (rise) c.words.push_back(fmt::format("{} LinkDownedCounter +{}", ref_name(was.ref()), rise));
+    if (!seen.empty() && !down) c.words.push_back(ref_name(was.ref()) + " seen " + seen + " during the stage");
+    if (recovered) c.words.push_back(fmt::format("{} LinkErrorRecoveryCounter +{}", ref_name(was.ref()), recovered));
+    if (!seen.empty()) ++c.seen;
+    if (rise) ++c.stepped;
+    if (recovered) ++c.retrained;
     c.evidence.push_back(std::move(e));
   };
 
   std::vector<bool> with_switch(nodes.size(), false);  // dropped together with a switch
+  bool switch_dropped = false;
   for (const auto& [root, members] : groups)
-    if (std::any_of(members.begin(), members.end(), [&](size_t n) { return nodes[n].is_switch; }))
+    if (std::any_of(members.begin(), members.end(), [&](size_t n) { return nodes[n].is_switch; })) {
+      switch_dropped = true;
       for (size_t n : members) with_switch[n] = true;
+    }
 
   for (auto& [root, members] : groups) {
     std::vector<std::string> switches, hcas;
@@ -210,7 +253,11 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
       for (const PortSample* p : nodes[n].ports) cover(findings_.size() - 1, *p);
   }
 
-  // Cables of nodes that still answer: down now, or bounced (LinkDownedCounter stepped).
+  // Cables of nodes that still answer: down now, or bounced (LinkDownedCounter stepped, a
+  // poll saw them down). A switch port whose link only retrained (LinkErrorRecoveryCounter)
+  // is kept aside: alone it is the counters check's business; with many of its switch's
+  // links at once it is part of the switch's bounce.
+  std::map<std::string, std::vector<std::pair<const PortSample*, uint64_t>>> retrained_of_switch;
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (!nodes[n].answered || dropped(n)) continue;
     for (const PortSample* p : nodes[n].ports) {
@@ -220,8 +267,90 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
       const PortSample* q = now_of(*p);
       const uint64_t rise = q && q->reachable ? link_downed_rise(*p, *q) : 0;
       const bool down = !q || went_down(*p, *q);
+      // A switch that dropped out takes the routes through it along: until the SM reroutes,
+      // nodes beyond it do not answer the polls, which says nothing about their own links.
+      const auto seen = seen_down_.find({p->node_guid, p->port});
+      const std::string seen_text =
+          seen == seen_down_.end() || (!seen->second.answered && switch_dropped) ? "" : seen->second.state;
       // An HCA that dropped out: its cable is down whatever this end's state says.
-      if (rise || down || (m && dropped(*m))) cable_end(*p, q, rise, down);
+      if (rise || down || !seen_text.empty() || (m && dropped(*m)))
+        cable_end(*p, q, rise, down, seen_text);
+      else if (const uint64_t r = q && q->reachable ? rise_of(Counter::LinkErrorRecoveryCounter, *p, *q) : 0;
+               r && p->node_type == topo::NodeType::Switch)
+        retrained_of_switch[p->node].push_back({p, r});
+    }
+  }
+  seen_down_.clear();
+  // A switch's retrained links join its changed ones where together they reach a bounce.
+  for (const auto& [sw, ports] : retrained_of_switch) {
+    std::set<std::string> changed;
+    for (const auto& [key, c] : cables)
+      for (const PortSample* p : c.samples)
+        if (p->node == sw) changed.insert(key);
+    const size_t together = changed.size() + ports.size(), links = links_of_.count(sw) ? links_of_.at(sw) : 0;
+    if (together < kBounceMinLinks || 2 * together < links) continue;
+    for (const auto& [p, r] : ports) cable_end(*p, now_of(*p), 0, false, "", r);
+  }
+
+  // Many links of one switch at once are the switch: one finding, its cables claimed from the
+  // per-cable findings below. Switches with the most changed links claim first.
+  std::map<std::string, std::vector<std::string>> changed_of_switch;  // switch -> cable keys
+  for (const auto& [key, c] : cables)
+    for (const PortSample* p : c.samples)
+      if (p->node_type == topo::NodeType::Switch) changed_of_switch[p->node].push_back(key);
+  for (auto& [sw, keys] : changed_of_switch) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  }
+  std::vector<std::string> by_count;
+  for (const auto& [sw, keys] : changed_of_switch) by_count.push_back(sw);
+  std::stable_sort(by_count.begin(), by_count.end(), [&](const std::string& a, const std::string& b) {
+    return changed_of_switch[a].size() > changed_of_switch[b].size();
+  });
+  std::set<std::string> claimed;
+  for (const std::string& sw : by_count) {
+    std::vector<std::string> keys;
+    for (const auto& k : changed_of_switch[sw])
+      if (!claimed.count(k)) keys.push_back(k);
+    const size_t links = links_of_.count(sw) ? links_of_.at(sw) : 0;
+    if (keys.size() < kBounceMinLinks || 2 * keys.size() < links) continue;
+    if (!reported_.insert("bounce " + sw).second) continue;
+    int still_down = 0, seen = 0, stepped = 0, retrained = 0;
+    nlohmann::json listed = nlohmann::json::array();
+    for (const auto& k : keys) {
+      const CableChange& c = cables.at(k);
+      still_down += c.still_down;
+      seen += c.seen > 0;
+      stepped += c.stepped > 0;
+      retrained += c.retrained > 0;
+      if (listed.size() < kCablesListed) listed.push_back(k);
+    }
+    Finding f;
+    f.kind = FindingKind::SwitchBounced;
+    f.severity = Severity::Error;
+    f.ports = {{sw, 0}};
+    std::vector<std::string> how;
+    if (seen) how.push_back(fmt::format("{} seen down by the polls during the stage", seen));
+    if (stepped) how.push_back(fmt::format("{} with LinkDownedCounter stepping", stepped));
+    if (retrained) how.push_back(fmt::format("{} with LinkErrorRecoveryCounter stepping", retrained));
+    f.message =
+        fmt::format("{} bounced during stage {}: {} of its {} went down at once{} ({})", sw, stage, keys.size(),
+                    plural(links, "link", "links"),
+                    still_down ? fmt::format(", {} still down", still_down) : ", and came back", fmt::join(how, ", "));
+    f.details = {{"stage", stage},
+                 {"switch", sw},
+                 {"links", links},
+                 {"links_down", keys.size()},
+                 {"still_down", still_down},
+                 {"seen_during_stage", seen},
+                 {"link_downed_stepped", stepped},
+                 {"link_error_recovery_stepped", retrained},
+                 {"cables", listed}};
+    findings_.push_back(std::move(f));
+    for (const auto& k : keys) {
+      claimed.insert(k);
+      reported_.insert("cable " + k);
+      for (const PortSample* p : cables.at(k).samples) cover(findings_.size() - 1, *p);
     }
   }
   for (auto& [key, c] : cables) {

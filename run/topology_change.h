@@ -8,6 +8,12 @@
 // LinkDownedCounter that stepped is one `link_down` finding per cable, both ends named.
 // Each change is reported once, in the stage it first showed; the other per-port findings
 // about the same ports (errors under load, coverage) become details of the change.
+//
+// A link that goes down and comes back inside a stage leaves no trace in the sweep after it
+// where the hardware does not step LinkDownedCounter (the simulator never does): polls of the
+// ports' state during the stage (observe) see it. Many links of one switch down at once,
+// seen either way, are the switch (a reboot, its power, its firmware): one `switch_bounced`
+// finding naming it with the count of its links, not one `link_down` per cable.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -26,8 +32,13 @@ class TopologyWatch {
   // `start`: the sweep before stage 1. Ports that did not answer then are not judged.
   explicit TopologyWatch(counters::Snapshot start);
 
+  // A poll of the ports' state during a stage (SweepOptions::state_only): ports up before
+  // stage 1 that are not Active now, or whose node does not answer, are remembered until the
+  // sweep after the stage (compare) judges them, back up or not.
+  void observe(const counters::Snapshot& poll);
+
   // Adds the changes `now` (the sweep after stage `stage`) shows that no earlier sweep
-  // showed to findings(); returns how many.
+  // showed, with what the polls during the stage saw, to findings(); returns how many.
   size_t compare(const counters::Snapshot& now, int stage);
 
   // Whether a change found so far covers this port (by node GUID and port number).
@@ -55,6 +66,13 @@ class TopologyWatch {
   std::set<std::string> reported_;                              // switches and cables already reported
   std::set<PortKey> affected_guid_;                             // ports a change covers
   std::map<std::pair<std::string, int>, size_t> affected_ref_;  // port by name -> into findings_
+  struct SeenDown {
+    std::string state;  // as the message says it: "Down/Polling", "no longer answers"
+    bool answered;      // the port answered (a state read), or its node did not
+  };
+  std::map<PortKey, SeenDown> seen_down_;  // by the polls since the last compare
+  std::map<PortKey, size_t> start_at_;                          // into start_.ports
+  std::map<std::string, size_t> links_of_;                      // switch -> its links up before stage 1
   std::vector<Finding> findings_;
 };
 

@@ -266,6 +266,88 @@ TEST_F(RunSim, ASpineUnlinkedMidStageIsOneFindingWithItsCablesAndFails) {
   EXPECT_NE(r.err.find("FAIL"), std::string::npos) << r.err;
 }
 
+// A leaf that drops out and comes back inside a stage (a reboot, a power blip): every one of
+// its links goes down and up again and the SM sweeps it back, and no counter steps in the
+// simulator. The polls during the stage see it: one finding naming the leaf with the count of
+// its links, not one per cable, and nothing about its ports on their own.
+TEST_F(RunSim, ALeafThatDropsOutAndReturnsInsideAStageIsOneBounce) {
+  auto f = start();
+  // leaf02: the job's vantage point (host001) is behind leaf01, whose bounce it could not see.
+  const std::string leaf = sim_id(topo::NodeType::Switch, "leaf02");
+  auto r = run(*f, {"--fabric", "live", "--duration", "10s", "--probes", "0"}, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    for (int port = 1; port <= 8; ++port) f->console("Unlink \"" + leaf + "\"[" + std::to_string(port) + "]");
+    std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+    for (int port = 1; port <= 8; ++port) f->console("ReLink \"" + leaf + "\"[" + std::to_string(port) + "]");
+    f->resweep();  // the SM brings the links back to Active, as it does on hardware
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"switch_bounced", 1}})) << s["findings"].dump(1);
+  const auto& x = s["findings"][0];
+  EXPECT_EQ(
+      x["message"].get<std::string>().rfind("leaf02 bounced during stage 1: 8 of its 8 links went down at once", 0), 0u)
+      << x.dump(1);
+  EXPECT_EQ(x["ports"][0]["node"], "leaf02");
+  EXPECT_EQ(read(out_ + "/drain.txt"), "");  // the hosts behind it are not at fault
+}
+
+// On hardware the same event steps LinkDownedCounter on every port of the leaf and at the far
+// ends at once (set through the console here, as the hardware would): one finding, the leaf.
+TEST_F(RunSim, ALeafWhoseEveryLinkStepsLinkDownedIsOneBounce) {
+  auto f = start();
+  auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"}, [&] {
+    for (const auto& c : plan_.wiring.cables)
+      for (const auto& end : {c.a, c.b})
+        if (c.a.node == "leaf01" || c.b.node == "leaf01")
+          f->console("PerformanceSet \"" +
+                     sim_id(end.node.starts_with("host") ? topo::NodeType::CA : topo::NodeType::Switch, end.node) +
+                     "\"[" + std::to_string(end.port) + "] PortCounters.LinkDownedCounter=1");
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"switch_bounced", 1}})) << s["findings"].dump(1);
+  EXPECT_NE(s["findings"][0]["message"].get<std::string>().find("8 of its 8 links"), std::string::npos)
+      << s["findings"].dump(1);
+}
+
+// One host cable that flaps (its LinkDownedCounter steps): that cable, named at both ends,
+// replaced, and its host drained.
+TEST_F(RunSim, AFlappingHostCableIsOneCableToReplaceAndItsHostDrained) {
+  auto f = start();
+  const std::string hca = "host006 mlx5_0";
+  const wiring::Cable& c = cable_at(plan_.wiring, hca, 1);
+  auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"}, [&] {
+    f->console("PerformanceSet \"" + sim_id(topo::NodeType::CA, hca) + "\"[1] PortCounters.LinkDownedCounter=3");
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"link_down", 1}})) << s["findings"].dump(1);
+  EXPECT_NE(s["findings"][0]["message"].get<std::string>().find(hca + "[1] LinkDownedCounter +3"), std::string::npos)
+      << s["findings"].dump(1);
+  EXPECT_EQ(read(out_ + "/drain.txt").rfind("host006\t", 0), 0u) << read(out_ + "/drain.txt");
+  EXPECT_NE(read(out_ + "/cables.csv").find(",\"" + c.label + "\",replace,"), std::string::npos)
+      << read(out_ + "/cables.csv");
+}
+
+// A flapping cable between switches, both ends' LinkDownedCounter stepping: one cable to
+// replace, no host drained.
+TEST_F(RunSim, AFlappingInterSwitchCableIsOneCableToReplace) {
+  auto f = start();
+  const wiring::Cable& c = cable_at(plan_.wiring, "leaf01", 5);
+  auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"}, [&] {
+    for (const auto& end : {c.a, c.b})
+      f->console("PerformanceSet \"" + sim_id(topo::NodeType::Switch, end.node) + "\"[" + std::to_string(end.port) +
+                 "] PortCounters.LinkDownedCounter=2");
+  });
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  EXPECT_EQ(kinds(), (std::map<std::string, int>{{"link_down", 1}})) << s["findings"].dump(1);
+  EXPECT_EQ(read(out_ + "/drain.txt"), "");
+  EXPECT_NE(read(out_ + "/cables.csv").find(",\"" + c.label + "\",replace,"), std::string::npos)
+      << read(out_ + "/cables.csv");
+}
+
 TEST_F(RunSim, ACableUnlinkedBetweenSwitchesThatStillAnswerIsOneCableFinding) {
   auto f = start();
   auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"},

@@ -35,6 +35,7 @@ struct Fabric {
     p.reachable = true;
     p.state = PortState::Active;
     p.counters.set(Counter::LinkDownedCounter, 0, 8);
+    p.counters.set(Counter::LinkErrorRecoveryCounter, 0, 8);
     snap.ports.push_back(p);
   }
   PortSample& at(const std::string& node, int port) {
@@ -223,6 +224,99 @@ TEST(TopologyWatch, PortsThatDidNotAnswerBeforeStageOneAreNotJudged) {
   Fabric start = two_tier();
   start.drop("spine02");
   TopologyWatch w(start.snap);
+  EXPECT_EQ(w.compare(start.snap, 1), 0u);
+}
+
+// On hardware a leaf that reboots steps LinkDownedCounter on every one of its ports at once:
+// that is the leaf, one finding with the count of its links, not one link_down per cable.
+TEST(TopologyWatch, EveryLinkOfALeafSteppingAtOnceIsOneBounceOfTheLeaf) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  for (auto& p : now.snap.ports)
+    if (p.node == "leaf01" || (p.peer && p.peer->node == "leaf01")) p.counters.set(Counter::LinkDownedCounter, 1, 8);
+  ASSERT_EQ(w.compare(now.snap, 2), 1u) << w.findings()[0].message;
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::SwitchBounced);
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"leaf01", 0}}));
+  EXPECT_EQ(f.message,
+            "leaf01 bounced during stage 2: 4 of its 4 links went down at once, and came back (4 with "
+            "LinkDownedCounter stepping)");
+  EXPECT_EQ(f.details["links_down"], 4);
+  EXPECT_EQ(f.details["still_down"], 0);
+  EXPECT_TRUE(w.affected(11, 1));         // host001's end is the bounce's
+  EXPECT_EQ(w.compare(now.snap, 3), 0u);  // told once
+}
+
+// A leaf whose links retrained at once (LinkErrorRecoveryCounter, no LinkDownedCounter) is a
+// bounce too; one retrained link alone is left to the counters check.
+TEST(TopologyWatch, ALeafWhoseLinksAllRetrainedAtOnceIsOneBounce) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric one = start;
+  one.at("leaf01", 4).counters.set(Counter::LinkErrorRecoveryCounter, 1, 8);
+  EXPECT_EQ(w.compare(one.snap, 1), 0u);
+  Fabric now = start;
+  for (auto& p : now.snap.ports)
+    if (p.node == "leaf01") p.counters.set(Counter::LinkErrorRecoveryCounter, 2, 8);
+  ASSERT_EQ(w.compare(now.snap, 2), 1u) << w.findings()[0].message;
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::SwitchBounced);
+  EXPECT_EQ(f.message,
+            "leaf01 bounced during stage 2: 4 of its 4 links went down at once, and came back (4 with "
+            "LinkErrorRecoveryCounter stepping)");
+  EXPECT_EQ(f.details["link_error_recovery_stepped"], 4);
+}
+
+// Where no counter steps (the simulator; some firmware), only a poll during the stage sees the
+// leaf go: it and its hosts do not answer, the spines' ports to it are down; by the sweep after
+// the stage all is back.
+TEST(TopologyWatch, ALeafThePollsSawGoAndComeBackIsOneBounce) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric poll = start;
+  for (const char* n : {"leaf01", "host001 mlx5_0", "host002 mlx5_0"}) poll.drop(n);
+  poll.at("spine01", 1).state = PortState::Down;
+  poll.at("spine02", 1).state = PortState::Down;
+  w.observe(poll.snap);
+  ASSERT_EQ(w.compare(start.snap, 1), 1u);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::SwitchBounced);
+  EXPECT_EQ(f.message,
+            "leaf01 bounced during stage 1: 4 of its 4 links went down at once, and came back (4 seen down by the "
+            "polls during the stage)");
+  EXPECT_EQ(w.compare(start.snap, 2), 0u);  // what the polls saw is judged once
+}
+
+// One cable that went down and came back within the stage, seen only by a poll: that cable.
+TEST(TopologyWatch, ACableThePollSawDownIsACableThatBounced) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric poll = start;
+  poll.at("leaf01", 4).state = PortState::Down;
+  poll.at("spine02", 1).state = PortState::Down;
+  w.observe(poll.snap);
+  ASSERT_EQ(w.compare(start.snap, 1), 1u);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
+  EXPECT_EQ(f.message,
+            "cable leaf01[4] - spine02[1] went down and came back during stage 1: leaf01[4] seen Down during the "
+            "stage, spine02[1] seen Down during the stage");
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"leaf01", 4}, {"spine02", 1}}));
+}
+
+// A poll that reached fewer than half the ports lost its own way to the fabric: its silence
+// says nothing about the ports.
+TEST(TopologyWatch, APollThatReachedLittleOfTheFabricJudgesOnlyWhatItRead) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric poll = start;
+  for (auto& p : poll.snap.ports)
+    if (p.node != "leaf02") {
+      p.reachable = false;
+      p.state = PortState::Unknown;
+    }
+  w.observe(poll.snap);
   EXPECT_EQ(w.compare(start.snap, 1), 0u);
 }
 
