@@ -2,7 +2,7 @@
 // Prometheus text exposition format for node_exporter's textfile collector: one file per
 // run with burn rates and verdicts, findings by kind, per-port counters (one family per
 // counter, as node_exporter's infiniband collector names them), drain and cable lists,
-// coverage. The families are docs/report.md's table.
+// coverage. The families are docs/report.md's table; deploy/grafana's dashboard reads them.
 #include <string>
 
 #include "report/run_data.h"
