@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/finding_catalogue.h"
+#include "common/finding_details.h"
 #include "report/run_verdict.h"
 
 namespace ibburn::report {
@@ -100,6 +101,15 @@ Nights nights_side_by_side(std::vector<NightRun> runs, size_t max_cables,
   for (auto& r : runs) r.observations.clear();
   n.runs = std::move(runs);
   return n;
+}
+
+std::vector<std::string> untested_cables(const RunData& run) {
+  std::vector<std::string> out;
+  if (run.burn)
+    for (const auto& f : run.burn->findings.value_or(std::vector<Finding>{}))
+      if (f.kind == FindingKind::Untested)
+        for (const auto& c : details_of<FindingKind::Untested>(f).cables) out.push_back(c);
+  return out;
 }
 
 }  // namespace ibburn::report

@@ -53,4 +53,8 @@ struct Nights {
 Nights nights_side_by_side(std::vector<NightRun> runs, size_t max_cables = 200,
                            const std::vector<std::string>& untested_latest = {});
 
+// The cables this run's job left untested (a partial allocation): the nights' coverage lists
+// them even when no night saw them.
+std::vector<std::string> untested_cables(const RunData& run);
+
 }  // namespace ibburn::report

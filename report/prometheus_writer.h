@@ -1,7 +1,6 @@
 #pragma once
-// Writes Prometheus text exposition: a family's # HELP and # TYPE gauge lines, then its
-// samples. Shared by the run's metrics (report/prometheus) and the health gauges
-// (report/health_section).
+// Writes Prometheus text exposition: a family's # HELP and # TYPE lines, then its samples.
+// Shared by the run's metrics (report/prometheus) and the health gauges (report/health_section).
 #include <sstream>
 #include <string>
 #include <utility>
@@ -15,11 +14,17 @@ namespace ibburn::report {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
+// A counter only ever rises (until its source resets) and is named *_total; a gauge is a value
+// as measured, which most of a run's metrics are. Dashboards and alerts apply rate() or
+// increase() to counters only.
+enum class MetricType { Gauge, Counter };
+
 class PrometheusWriter {
  public:
-  void family(const std::string& name, const std::string& help) {
+  void family(const std::string& name, const std::string& help, MetricType type = MetricType::Gauge) {
     name_ = name;
-    os_ << "# HELP " << name << ' ' << help << "\n# TYPE " << name << " gauge\n";
+    os_ << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' '
+        << (type == MetricType::Counter ? "counter" : "gauge") << '\n';
   }
   void sample(const Labels& labels, double value) {
     os_ << name_;

@@ -8,7 +8,6 @@
 
 #include "common/exit_codes.h"
 #include "common/file_io.h"
-#include "common/finding_details.h"
 #include "report/history.h"
 #include "report/history_nights.h"
 #include "report/html_report.h"
@@ -20,17 +19,6 @@ namespace ibburn::report {
 
 namespace {
 constexpr int kNightsShown = 14;  // two weeks of nightly runs side by side
-
-// The cables this run's job left untested (a partial allocation): the nights' coverage lists
-// them even when no night saw them.
-std::vector<std::string> untested_cables(const RunData& run) {
-  std::vector<std::string> out;
-  if (run.burn)
-    for (const auto& f : run.burn->findings.value_or(std::vector<Finding>{}))
-      if (f.kind == FindingKind::Untested)
-        for (const auto& c : details_of<FindingKind::Untested>(f).cables) out.push_back(c);
-  return out;
-}
 }  // namespace
 
 int report_command(const ReportCommandOptions& o, std::ostream& err) {

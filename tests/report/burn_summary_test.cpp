@@ -54,12 +54,15 @@ TEST(ReportBurnSummary, WhatTheBurnWritesReachesPrometheusAndHistory) {
   for (const char* line : {
            "ibburn_burn_pass 0\n",
            "ibburn_burn_endpoint_verdict{host=\"gpu001\",endpoint=\"mlx5_0:1\",verdict=\"suspect\"} 1\n",
-           "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"tx\"} 99\n",
-           "ibburn_burn_endpoint_min_gbps{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"rx\"} 33\n",
-           "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu002:mlx5_0:1\",verdict="
-           "\"pass\"} 99\n",
-           "ibburn_burn_flow_gbps{stage=\"1\",flow=\"0\",from=\"gpu002:mlx5_0:1\",to=\"gpu001:mlx5_0:1\",verdict="
-           "\"slow\"} 33\n",
+           // 99 and 33 Gb/s, in bytes/s
+           "ibburn_burn_endpoint_min_rate_bytes_per_second{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"tx\"} "
+           "12375000000\n",
+           "ibburn_burn_endpoint_min_rate_bytes_per_second{host=\"gpu001\",endpoint=\"mlx5_0:1\",direction=\"rx\"} "
+           "4125000000\n",
+           "ibburn_burn_flow_rate_bytes_per_second{stage=\"1\",flow=\"0\",from=\"gpu001:mlx5_0:1\",to=\"gpu002:mlx5_0:"
+           "1\",verdict=\"pass\"} 12375000000\n",
+           "ibburn_burn_flow_rate_bytes_per_second{stage=\"1\",flow=\"0\",from=\"gpu002:mlx5_0:1\",to=\"gpu001:mlx5_0:"
+           "1\",verdict=\"slow\"} 4125000000\n",
        })
     EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in:\n" << text;
 
