@@ -28,8 +28,8 @@ RunData every_part() {
   run.burn.emplace();
   run.burn->complete = true;
   run.burn->pass = false;
-  run.burn->endpoints = {{0, burn::Verdict::Pass, 1, 0, "gpu001", "mlx5_0:1", 390.5, 391, {}, {}},
-                         {1, burn::Verdict::Slow, 1, 1, "gpu002", "mlx5_0:1", 120, 121, {}, {}}};
+  run.burn->endpoints = {{0, burn::Verdict::Pass, 1, 0, "gpu001", "mlx5_0:1", 390.5, 391, {}, {}, {}},
+                         {1, burn::Verdict::Slow, 1, 1, "gpu002", "mlx5_0:1", 120, 121, {}, {}, {}}};
   run.burn->flows = {{1, 0, 0, 1, 120, 400, burn::Verdict::Slow, "slow"},
                      {1, 0, 1, 0, 390, 400, burn::Verdict::Pass, {}}};
   Finding untested{FindingKind::Untested, Severity::Info, "1 cable untested", {}, {}};
