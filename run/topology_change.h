@@ -70,9 +70,9 @@ class TopologyWatch {
     std::string state;  // as the message says it: "Down/Polling", "no longer answers"
     bool answered;      // the port answered (a state read), or its node did not
   };
-  std::map<PortKey, SeenDown> seen_down_;  // by the polls since the last compare
-  std::map<PortKey, size_t> start_at_;                          // into start_.ports
-  std::map<std::string, size_t> links_of_;                      // switch -> its links up before stage 1
+  std::map<PortKey, SeenDown> seen_down_;   // by the polls since the last compare
+  std::map<PortKey, size_t> start_at_;      // into start_.ports
+  std::map<std::string, size_t> links_of_;  // switch -> its links up before stage 1
   std::vector<Finding> findings_;
 };
 

@@ -19,6 +19,5 @@ TEST(Progress, NamesTheSlowestByHostAndEndpoint) {
   eps[1].host = "node0002";
   eps[1].endpoint = "mlx5_3";
   std::string line = progress_line(1, 1, "pairs", 1, 10, {{0, 1, 50}}, eps);
-  EXPECT_NE(line.find("slowest: node0001 mlx5_0 -> node0002 mlx5_3 50.00 Gb/s"), std::string::npos)
-      << line;
+  EXPECT_NE(line.find("slowest: node0001 mlx5_0 -> node0002 mlx5_3 50.00 Gb/s"), std::string::npos) << line;
 }

@@ -174,8 +174,7 @@ TEST(Verdict, SlowFlowFindingNamesHostsAndEndpointsThenRanks) {
   std::string message;
   for (const auto& f : s.findings)
     if (f.kind == FindingKind::SlowFlow) message = f.message;
-  EXPECT_EQ(message,
-            "stage 1 flow 0: node0001 mlx5_0 -> node0002 mlx5_3: 5.00 Gb/s < 90% of 10.00 Gb/s");
+  EXPECT_EQ(message, "stage 1 flow 0: node0001 mlx5_0 -> node0002 mlx5_3: 5.00 Gb/s < 90% of 10.00 Gb/s");
 }
 
 TEST(Verdict, DirectionNameFallsBackToRanksWhenAHostIsUnknown) {
