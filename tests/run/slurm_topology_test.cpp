@@ -1,10 +1,16 @@
 // Slurm's topology.conf from the cabling on plain data (run/slurm_topology.h,
-// run/slurm_hostlist.h): fat trees from wiring::generate_fat_tree, rails, Slurm's node names.
+// run/slurm_hostlist.h): fat trees from wiring::generate_fat_tree, rails, Slurm's node names,
+// and the command's bad input (run/slurm_topology_command.h), which fails before asking Slurm.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
 
 #include "common/error.h"
 #include "run/slurm_hostlist.h"
 #include "run/slurm_topology.h"
+#include "run/slurm_topology_command.h"
+#include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 
 namespace ibburn::run {
@@ -122,6 +128,42 @@ TEST(SlurmTopology, ASwitchNameSlurmCannotReadNamesItsWiringLine) {
     EXPECT_EQ(e.line(), 2);
     EXPECT_NE(e.reason().find("leaf[1]"), std::string::npos) << e.what();
   }
+}
+
+class SlurmTopologyCommand : public ::testing::Test {
+ protected:
+  ibburn::testing::TempDir tmp_;
+  SlurmTopologyOptions o_;
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(tmp_.file(name)) << text;
+    return tmp_.file(name);
+  }
+  // The InputError the command throws (before it asks Slurm for its nodes).
+  InputError error() {
+    std::ostringstream out, err;
+    try {
+      slurm_topology_command(o_, out, err);
+    } catch (const InputError& e) {
+      return e;
+    }
+    throw std::logic_error("no InputError");
+  }
+};
+
+TEST_F(SlurmTopologyCommand, AHostTheNodeMapNamesThatIsNotCabledIsItsLine) {
+  o_.wiring = write("plan.csv", wiring::to_csv(fat_tree(2, 8, 8, 1).wiring));
+  o_.node_map = write("slurm.map", "# site names\nhost001 cl1-gpu001\nhots002 cl1-gpu002\n");
+  const InputError e = error();
+  EXPECT_EQ(e.file(), o_.node_map);
+  EXPECT_EQ(e.line(), 3);
+  EXPECT_NE(e.reason().find("hots002"), std::string::npos) << e.what();
+}
+
+TEST_F(SlurmTopologyCommand, ABadWiringListIsItsLine) {
+  o_.wiring = write("plan.csv", "a_node,a_port,b_node,b_port\nh1 mlx5_0,1,leaf01,1\nh2 mlx5_0,x,leaf01,2\n");
+  const InputError e = error();
+  EXPECT_EQ(e.file(), o_.wiring);
+  EXPECT_EQ(e.line(), 3);
 }
 
 }  // namespace
