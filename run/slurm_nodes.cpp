@@ -52,7 +52,8 @@ std::vector<SlurmNode> parse_scontrol_nodes(const std::string& text) {
   return nodes;
 }
 
-std::map<std::string, std::string> parse_slurm_node_map(const std::string& text, const std::string& origin) {
+std::map<std::string, std::string> parse_slurm_node_map(const std::string& text, const std::string& origin,
+                                                        const std::set<std::string>* hosts) {
   std::map<std::string, std::string> map;
   std::istringstream in(text);
   int lineno = 0;
@@ -65,6 +66,7 @@ std::map<std::string, std::string> parse_slurm_node_map(const std::string& text,
     if (w.empty()) continue;
     if (w.size() != 2)
       throw InputError(origin, lineno, "expected `HOST NODENAME` (the host as ibburn names it, then its Slurm node)");
+    if (hosts && !hosts->count(w[0])) throw InputError(origin, lineno, "host " + w[0] + " is not in the fabric");
     if (!map.emplace(w[0], w[1]).second) throw InputError(origin, lineno, "host " + w[0] + " is mapped twice");
   }
   return map;

@@ -4,6 +4,7 @@
 // against NodeHostname, a site prefix). Each host is resolved to exactly one Slurm node, or
 // reported as unresolved with why: never guessed, so a drain never lands on another machine.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,10 @@ struct SlurmNode {
 std::vector<SlurmNode> parse_scontrol_nodes(const std::string& text);
 
 // `--slurm-node-map`: "HOST NODENAME" per line, '#' comments. Throws InputError(origin, line)
-// on a line that is not two names, or a host given twice.
-std::map<std::string, std::string> parse_slurm_node_map(const std::string& text, const std::string& origin);
+// on a line that is not two names, a host given twice, or, when `hosts` are given (every host
+// there is), a host not among them: a misspelt host would leave the one it meant unmapped.
+std::map<std::string, std::string> parse_slurm_node_map(const std::string& text, const std::string& origin,
+                                                        const std::set<std::string>* hosts = nullptr);
 
 struct NodeResolution {
   std::map<std::string, std::string> node_of_host;  // host -> Slurm NodeName

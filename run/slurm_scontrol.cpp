@@ -74,11 +74,15 @@ SlurmJob read_slurm_job() {
   std::istringstream lines(text);
   for (std::string l; std::getline(lines, l);)
     if (!l.empty()) job.allocated.push_back(l);
-  text.clear();
-  if (const int rc = run_command({"scontrol", "show", "node", "--oneliner"}, &text); rc != 0)
-    throw EnvironmentError(fmt::format("--allocation slurm: scontrol show node failed (exit {})", rc));
-  job.nodes = parse_scontrol_nodes(text);
+  job.nodes = read_slurm_nodes("--allocation slurm");
   return job;
+}
+
+std::vector<SlurmNode> read_slurm_nodes(const std::string& what) {
+  std::string text;
+  if (const int rc = run_command({"scontrol", "show", "node", "--oneliner"}, &text); rc != 0)
+    throw EnvironmentError(fmt::format("{}: scontrol show node failed (exit {})", what, rc));
+  return parse_scontrol_nodes(text);
 }
 
 int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
@@ -86,15 +90,17 @@ int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntr
   const auto node_map = options.node_map.empty() ? std::map<std::string, std::string>{}
                                                  : parse_slurm_node_map(read_file(options.node_map), options.node_map);
   if (drain.empty() && passed.empty()) return 0;
-  std::string text;
-  if (const int rc = run_command({"scontrol", "show", "node", "--oneliner"}, &text); rc != 0) {
-    err << "ibburn: scontrol show node failed (exit " << rc << "): nobody drained or resumed in Slurm\n";
+  std::vector<SlurmNode> nodes;
+  try {
+    nodes = read_slurm_nodes("ibburn");
+  } catch (const EnvironmentError& e) {
+    err << e.what() << ": nobody drained or resumed in Slurm\n";
     return 1;
   }
   std::ofstream log;
   if (!log_path.empty()) log.open(log_path, std::ios::app);
   int failed = 0;
-  for (const auto& a : plan_slurm_actions(options, drain, passed, parse_scontrol_nodes(text), node_map)) {
+  for (const auto& a : plan_slurm_actions(options, drain, passed, nodes, node_map)) {
     int rc = 0;
     switch (a.kind) {
       case SlurmActionKind::Drain:

@@ -17,6 +17,10 @@ namespace ibburn::run {
 int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
                         const std::vector<std::string>& passed, const std::string& log_path, std::ostream& err);
 
+// Every node Slurm knows (`scontrol show node --oneliner`). Throws EnvironmentError, its
+// message starting with `what` (the option that needs them), when scontrol fails.
+std::vector<SlurmNode> read_slurm_nodes(const std::string& what);
+
 // The job ibburn runs in: its nodes ($SLURM_JOB_NODELIST through `scontrol show hostnames`)
 // and every node Slurm knows (`scontrol show node --oneliner`), for --allocation slurm.
 // Throws EnvironmentError outside a Slurm job or when scontrol fails.

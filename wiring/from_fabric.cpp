@@ -9,11 +9,7 @@
 #include "common/guid.h"
 
 namespace ibburn::wiring {
-namespace {
-
 const std::string& name_of(const topo::Node& n) { return n.name.empty() ? n.description : n.name; }
-
-}  // namespace
 
 Wiring wiring_from_fabric(const topo::Fabric& fabric, const std::string& origin) {
   Wiring w;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <sys/wait.h>
 
@@ -56,6 +57,12 @@ SlurmCluster::~SlurmCluster() {
   if (!started_) return;
   std::string ignored;
   run_shell("bash " + shell_quoted(kHarness) + " stop " + shell_quoted(dir_), ignored);
+}
+
+void SlurmCluster::restart_controller() const {
+  std::string out;
+  if (run_shell("bash " + shell_quoted(kHarness) + " restart " + shell_quoted(dir_), out) != 0)
+    throw std::runtime_error("slurmctld did not come back: " + out);
 }
 
 std::string SlurmCluster::shell(const std::string& command) const {

@@ -25,6 +25,10 @@ class SlurmCluster {
   std::string conf() const { return dir_ + "/slurm.conf"; }
   const std::vector<std::string>& nodes() const { return nodes_; }
 
+  // Restarts slurmctld, which reads slurm.conf anew (what `scontrol reconfigure` leaves out,
+  // such as TopologyPlugin), and waits for every node to be idle again (about 6 s). Throws
+  // std::runtime_error with the harness's message when it does not come back.
+  void restart_controller() const;
   // Runs a shell command with SLURM_CONF set (sinfo, scontrol, squeue...): its stdout.
   std::string shell(const std::string& command) const;
   // `sinfo -R`: "NODE|REASON" per drained node, sorted.

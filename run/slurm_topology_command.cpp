@@ -1,0 +1,50 @@
+#include "run/slurm_topology_command.h"
+
+#include <ostream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/exit_codes.h"
+#include "common/file_io.h"
+#include "run/slurm_nodes.h"
+#include "run/slurm_scontrol.h"
+#include "run/slurm_topology.h"
+#include "wiring/from_fabric.h"
+#include "wiring/name_inference.h"
+
+namespace ibburn::run {
+
+int slurm_topology_command(const SlurmTopologyOptions& o, std::ostream& out, std::ostream& err) {
+  const wiring::Wiring plan = wiring::load_wiring_csv(o.wiring);
+  wiring::Wiring cabling = plan;
+  std::set<std::string> cas;
+  if (!o.fabric.files.empty()) {
+    topo::Fabric fabric = o.fabric.load();
+    wiring::name_switches_from_plan(fabric, plan);
+    cabling = wiring::wiring_from_fabric(fabric, o.fabric.name());
+    for (const topo::Node& n : fabric.nodes())
+      if (n.is_ca()) cas.insert(wiring::name_of(n));
+  }
+  const SlurmTree tree(cabling, o.fabric.files.empty() ? nullptr : &cas);
+  const std::set<std::string> hosts(tree.hosts().begin(), tree.hosts().end());
+  const auto node_map = o.node_map.empty() ? std::map<std::string, std::string>{}
+                                           : parse_slurm_node_map(read_file(o.node_map), o.node_map, &hosts);
+
+  const NodeResolution nodes = resolve_slurm_nodes(tree.hosts(), read_slurm_nodes("slurm-topology"), node_map);
+  for (const auto& [host, why] : nodes.unresolved)
+    err << fmt::format("ibburn: host {} has no Slurm node, left out of topology.conf: {}\n", host, why);
+  const SlurmTopology topology = tree.topology(nodes.node_of_host);
+  const std::string text = fmt::format("# Slurm topology/tree, written by ibburn wiring slurm-topology from {}\n{}",
+                                       o.fabric.files.empty() ? o.wiring : o.fabric.name(), to_topology_conf(topology));
+  if (o.out.empty()) {
+    out << text;
+  } else {
+    write_file_atomic(o.out, text);
+    out << fmt::format("wrote {}: {} switches, {} of {} hosts as Slurm nodes\n", o.out, topology.switches.size(),
+                       nodes.node_of_host.size(), tree.hosts().size());
+  }
+  return nodes.unresolved.empty() ? kExitOk : kExitFindings;
+}
+
+}  // namespace ibburn::run
