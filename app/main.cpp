@@ -1,6 +1,7 @@
 #include <iostream>
 #include <vector>
 
+#include "app/build_info.h"
 #include "app/command.h"
 #include "common/duration.h"
 #include "common/error.h"
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
       "preflight, line-rate burn)"};
   root.name("ibburn");
   root.require_subcommand(1);
-  root.set_version_flag("--version", "ibburn 0.1.0");
+  root.set_version_flag("--version", app::version_text(app::kBuildInfo));
   for (auto& fn : app::registry()) fn(root);
   try {
     root.parse(argc, argv);
