@@ -18,9 +18,10 @@ while IFS= read -r line; do
     name=${BASH_REMATCH[1]}
     options=$((options + 1))
     [[ -n $section ]] || { fail "option $name before any [command]"; continue; }
-    # $section unquoted: a nested command's words.
-    "$ibburn" $section --help | grep -qE -- "^  (-[A-Za-z],)?--$name([ ,]|$)" ||
-      fail "'ibburn $section' has no option --$name"
+    # $section unquoted: a nested command's words. The help is read whole first: `grep -q`
+    # on the pipe would stop reading at its match, and ibburn's SIGPIPE fail the pipeline.
+    help=$("$ibburn" $section --help)
+    grep -qE -- "^  (-[A-Za-z],)?--$name([ ,]|$)" <<<"$help" || fail "'ibburn $section' has no option --$name"
   elif [[ -n $section && $line != '#' ]]; then
     fail "neither a [command] nor '# name = value': $line"
   fi
