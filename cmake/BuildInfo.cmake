@@ -15,8 +15,12 @@ if(GIT_FOUND)
     file(REAL_PATH "${top}" top)
   endif()
   if(rc EQUAL 0 AND top STREQUAL source)
+    # A checkout without a commit yet has nothing to describe: still "unknown".
     execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SOURCE_DIR} describe --always --dirty --abbrev=12
-                    OUTPUT_VARIABLE IBBURN_GIT_COMMIT OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+                    OUTPUT_VARIABLE described RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(rc EQUAL 0)
+      set(IBBURN_GIT_COMMIT ${described})
+    endif()
   endif()
 endif()
 configure_file(${IN} ${OUT} @ONLY)
