@@ -2,6 +2,7 @@
 #include <iostream>
 #include <vector>
 
+#include "app/build_info.h"
 #include "app/command.h"
 #include "app/site_options.h"
 #include "common/duration.h"
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
       "preflight, line-rate burn)"};
   root.name("ibburn");
   root.require_subcommand(1);
-  root.set_version_flag("--version", "ibburn 0.1.0");
+  root.set_version_flag("--version", app::version_text(app::kBuildInfo));
   // Taken out of the arguments before parsing (app/site_options.h); declared for --help and the man page.
   std::string config_file;
   root.add_option("--config", config_file,

@@ -4,6 +4,8 @@
 #   build       warnings are errors (IBBURN_WERROR); every header on its own; every test
 #   build-asan  ASan+UBSan; the unit tests (everything not labelled sim, mpi, fuzz or gpu)
 #   build-tsan  TSan; the threaded transports and the burn engine (tests labelled tsan)
+# right after build/, the Debian package made from it: lintian, then installed, checked and
+# removed (scripts/package.sh --install-check: CI runs as root on a throwaway machine);
 # and last clang-tidy over build/'s compile_commands.json at zero warnings (scripts/tidy.py:
 # it skips a unit whose preprocessed text passed before, so a warm run takes ~2 minutes).
 # `.ci/run` calls exactly this. ccache keys on paths relative to the repo root, so a fresh
@@ -49,6 +51,7 @@ timed setup bash scripts/setup.sh
 timed layering bash scripts/check-layering
 timed format bash scripts/format.sh --check
 timed build main_job
+timed package bash scripts/package.sh build --install-check
 timed asan asan_job
 timed tsan tsan_job
 timed tidy python3 scripts/tidy.py build
