@@ -1,5 +1,6 @@
 #include "app/site_options.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -100,11 +101,17 @@ void apply_site_config(SiteConfig& site, CLI::App& cmd, const std::string& comma
 }
 
 std::string with_config_origin(const SiteConfig& site, CLI::App* cmd, const std::string& message) {
-  for (const auto& [key, entry] : site.applied) {
-    const CLI::Option* o = cmd ? cmd->get_option_no_throw("--" + key) : nullptr;
-    if (o && o->count() == 0 && message.find("--" + key) != std::string::npos) return entry.where() + ": " + message;
-  }
-  return message;
+  // The option a message is about is the first it names ("--max-ber: ...", "Could not
+  // convert: --coverage = x"); later ones are advice ("use --fabric live").
+  const size_t at = message.find("--");
+  if (at == std::string::npos || !cmd) return message;
+  size_t end = at + 2;
+  while (end < message.size() && (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-')) ++end;
+  const std::string key = message.substr(at + 2, end - at - 2);
+  const auto entry = site.applied.find(key);
+  const CLI::Option* o = cmd->get_option_no_throw("--" + key);
+  if (entry == site.applied.end() || !o || o->count() > 0) return message;
+  return entry->second.where() + ": " + message;
 }
 
 bool given(const CLI::App& cmd, const std::string& option) {

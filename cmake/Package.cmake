@@ -27,6 +27,8 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/packaging/copyri
 # docs/ keeps its name, so the README's links (docs/run.md ...) resolve in the installed copy.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/scripts/nightly.sbatch DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+# The Grafana dashboard over ibburn.prom, for a site to import (docs/deploy.md).
+install(FILES ${CMAKE_SOURCE_DIR}/deploy/grafana/ibburn-dashboard.json DESTINATION ${CMAKE_INSTALL_DATADIR}/ibburn/grafana)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME ibburn)

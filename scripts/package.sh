@@ -3,8 +3,9 @@
 #   scripts/package.sh [BUILD]                   BUILD (default build) -> BUILD/ibburn_<version>_amd64.deb
 #   scripts/package.sh [BUILD] --install-check   then installs and removes it (CI, as root)
 # --install-check is for a throwaway machine (CI's): it installs the package (dpkg -i), runs the
-# installed /usr/bin/ibburn --version, renders every installed man page (man -l, no warning
-# allowed), completes a command with the installed completion, removes the package (dpkg -r)
+# installed /usr/bin/ibburn --version, runs the installed `ibburn run --transport sim` with only
+# /etc/ibburn/ibburn.conf for its site options, renders every installed man page (man -l, no
+# warning allowed), completes a command with the installed completion, removes the package (dpkg -r)
 # and fails on any file of it left but the conffile, then purges it (dpkg -P: the conffile
 # goes too). It refuses where dpkg already knows an ibburn package, which it would replace.
 set -euo pipefail
@@ -50,6 +51,22 @@ for page in "${pages[@]}"; do
   [[ -z $warnings ]] || fail "man -l $page: $warnings"
 done
 echo "package: ${#pages[@]} man pages render"
+# The installed binary runs the job on a generated fabric with only the site file for its
+# options (the package's example, as a site edits it: here a [run] section added).
+work=$(mktemp -d)
+/usr/bin/ibburn wiring gen fat-tree --tiers 2 --radix 8 --hosts 8 --hcas-per-host 1 --rate 4xHDR -o "$work/demo" >/dev/null
+cp "$conffile" "$work/conf.orig"
+printf '[run]\nfabric = %s\nwiring = %s\nrouting = adaptive\nduration = 1s\nprobes = 0\nout = %s\n' \
+  "$work/demo.net" "$work/demo.csv" "$work/run" >>"$conffile"
+/usr/bin/ibburn run --transport sim --quiet || fail "the installed ibburn run with $conffile's options did not pass"
+grep -q '"verdict": "pass"' "$work/run/summary.json" || fail "$work/run/summary.json: verdict is not pass"
+/usr/bin/ibburn config show run | grep -q "^wiring = $work/demo.csv  # $conffile:[0-9]*$" ||
+  fail "ibburn config show run does not name $conffile for wiring"
+cp "$work/conf.orig" "$conffile"
+rm -rf "$work"
+echo "package: the installed ibburn run took its options from $conffile alone"
+[[ -f /usr/share/ibburn/grafana/ibburn-dashboard.json ]] || fail "no Grafana dashboard installed"
+
 bash -c 'source /usr/share/bash-completion/completions/ibburn; COMP_WORDS=(ibburn ru); COMP_CWORD=1; _ibburn
          [[ ${COMPREPLY[*]} == run ]]' || fail "the installed completion does not complete 'ibburn ru' to run"
 
