@@ -12,15 +12,6 @@
 namespace ibburn::app {
 namespace {
 
-// "run" -> the run App, "topo check" -> the nested one; InputError for a name no command has.
-CLI::App& command_named(CLI::App& root, const std::vector<std::string>& words) {
-  const auto [path, cmd] = command_of(root, words);
-  std::string wanted;
-  for (const auto& w : words) wanted += (wanted.empty() ? "" : " ") + w;
-  if (path != wanted) throw Error(kExitInput, "config show: '" + wanted + "' is not an ibburn command");
-  return *cmd;
-}
-
 void show(CLI::App& root, const std::vector<std::string>& words) {
   const SiteConfig& site = site_config();
   std::cout << "# files, each overriding the last, the command line over all:";
@@ -33,15 +24,14 @@ void show(CLI::App& root, const std::vector<std::string>& words) {
                                e.where());
     return;
   }
-  CLI::App& cmd = command_named(root, words);
-  std::string command;
-  for (const auto& w : words) command += (command.empty() ? "" : " ") + w;
-  std::set<std::string> names;
-  for (const CLI::Option* o : cmd.get_options())
-    for (const auto& l : o->get_lnames()) names.insert(l);
-  const auto taken = entries_for(site.layers, command, names);
+  // "run" -> the run App, "topo check" -> the nested one; every word must name a command.
+  const auto [command, cmd] = command_of(root, words);
+  std::string wanted;
+  for (const auto& w : words) wanted += (wanted.empty() ? "" : " ") + w;
+  if (command != wanted) throw Error(kExitInput, "config show: '" + wanted + "' is not an ibburn command");
+  const auto taken = entries_for(site.layers, command, long_options(*cmd));
   std::cout << "# ibburn " << command << "\n";
-  for (const CLI::Option* o : cmd.get_options()) {
+  for (const CLI::Option* o : cmd->get_options()) {
     if (o->get_lnames().empty() || o->get_lnames().front() == "help") continue;
     const std::string& key = o->get_lnames().front();
     const auto it = taken.find(key);

@@ -30,10 +30,7 @@ std::vector<CLI::App*> commands_under(CLI::App& app) {
 void collect(CLI::App& app, const std::string& path, OptionTable& out) {
   for (CLI::App* sub : commands_under(app)) {
     const std::string name = path.empty() ? sub->get_name() : path + " " + sub->get_name();
-    auto& names = out[name];
-    for (const CLI::Option* o : sub->get_options())
-      for (const auto& l : o->get_lnames())
-        if (l != "help") names.insert(l);
+    out[name] = long_options(*sub);
     collect(*sub, name, out);
   }
 }
@@ -64,6 +61,14 @@ SiteConfig load_site_config(std::vector<std::string>& args) {
   return site;
 }
 
+std::set<std::string> long_options(const CLI::App& cmd) {
+  std::set<std::string> out;
+  for (const CLI::Option* o : cmd.get_options())
+    for (const auto& l : o->get_lnames())
+      if (l != "help") out.insert(l);
+  return out;
+}
+
 OptionTable option_table(CLI::App& root) {
   OptionTable out;
   collect(root, "", out);
@@ -85,10 +90,7 @@ std::pair<std::string, CLI::App*> command_of(CLI::App& root, const std::vector<s
 }
 
 void apply_site_config(SiteConfig& site, CLI::App& cmd, const std::string& command) {
-  std::set<std::string> names;
-  for (const CLI::Option* o : cmd.get_options())
-    for (const auto& l : o->get_lnames()) names.insert(l);
-  for (auto& [key, entry] : entries_for(site.layers, command, names)) {
+  for (auto& [key, entry] : entries_for(site.layers, command, long_options(cmd))) {
     CLI::Option* o = cmd.get_option("--" + key);
     try {
       // The value lands in the option's variable now, as if it were the declared default.

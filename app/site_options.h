@@ -4,6 +4,7 @@
 // `--help` shows the site's value. Order: /etc/ibburn/ibburn.conf, then `--config FILE`, then
 // the command line, each overriding the last.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct SiteConfig {
 // Reads the site file (a missing /etc file is no error; a missing one named otherwise is), and
 // takes `--config FILE` (or `--config=FILE`, anywhere) out of `args`, reading it after.
 SiteConfig load_site_config(std::vector<std::string>& args);
+
+// The long options of one command, without dashes ("wiring", "max-drain"), --help left out.
+std::set<std::string> long_options(const CLI::App& cmd);
 
 // Every command of the CLI ("topo check") and its long options.
 OptionTable option_table(CLI::App& root);

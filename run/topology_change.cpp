@@ -281,27 +281,33 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     }
   }
   seen_down_.clear();
-  // A switch's retrained links join its changed ones where together they reach a bounce.
-  for (const auto& [sw, ports] : retrained_of_switch) {
-    std::set<std::string> changed;
+  // The changed cables of each switch (switch -> cable keys), and whether that many of one
+  // switch's links at once are its bounce.
+  const auto changed_by_switch = [&] {
+    std::map<std::string, std::set<std::string>> out;
     for (const auto& [key, c] : cables)
       for (const PortSample* p : c.samples)
-        if (p->node == sw) changed.insert(key);
-    const size_t together = changed.size() + ports.size(), links = links_of_.count(sw) ? links_of_.at(sw) : 0;
-    if (together < kBounceMinLinks || 2 * together < links) continue;
+        if (p->node_type == topo::NodeType::Switch) out[p->node].insert(key);
+    return out;
+  };
+  const auto links_of = [&](const std::string& sw) {
+    const auto it = links_of_.find(sw);
+    return it == links_of_.end() ? size_t{0} : it->second;
+  };
+  const auto bounce = [&](const std::string& sw, size_t changed) {
+    return changed >= kBounceMinLinks && 2 * changed >= links_of(sw);
+  };
+  // A switch's retrained links join its changed ones where together they reach a bounce.
+  const auto changed_before = changed_by_switch();
+  for (const auto& [sw, ports] : retrained_of_switch) {
+    const auto it = changed_before.find(sw);
+    if (!bounce(sw, (it == changed_before.end() ? 0 : it->second.size()) + ports.size())) continue;
     for (const auto& [p, r] : ports) cable_end(*p, now_of(*p), 0, false, "", r);
   }
 
   // Many links of one switch at once are the switch: one finding, its cables claimed from the
   // per-cable findings below. Switches with the most changed links claim first.
-  std::map<std::string, std::vector<std::string>> changed_of_switch;  // switch -> cable keys
-  for (const auto& [key, c] : cables)
-    for (const PortSample* p : c.samples)
-      if (p->node_type == topo::NodeType::Switch) changed_of_switch[p->node].push_back(key);
-  for (auto& [sw, keys] : changed_of_switch) {
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  }
+  auto changed_of_switch = changed_by_switch();
   std::vector<std::string> by_count;
   for (const auto& [sw, keys] : changed_of_switch) by_count.push_back(sw);
   std::stable_sort(by_count.begin(), by_count.end(), [&](const std::string& a, const std::string& b) {
@@ -312,9 +318,8 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     std::vector<std::string> keys;
     for (const auto& k : changed_of_switch[sw])
       if (!claimed.count(k)) keys.push_back(k);
-    const size_t links = links_of_.count(sw) ? links_of_.at(sw) : 0;
-    if (keys.size() < kBounceMinLinks || 2 * keys.size() < links) continue;
-    if (!reported_.insert("bounce " + sw).second) continue;
+    if (!bounce(sw, keys.size()) || !reported_.insert("bounce " + sw).second) continue;
+    const size_t links = links_of(sw);
     int still_down = 0, seen = 0, stepped = 0, retrained = 0;
     nlohmann::json listed = nlohmann::json::array();
     for (const auto& k : keys) {

@@ -30,16 +30,18 @@ topo::Fabric fabric_of(const wiring::FatTreeDesign& d) {
     f.connect({*f.find_name(c.a.node), c.a.port}, {*f.find_name(c.b.node), c.b.port});
   return f;
 }
-// Headless Chromium's DOM of a page (its profile under `tmp`), opened at `hash` ("search=x");
-// empty when it fails. Its console goes to `html`.log: a script error fails the test there too.
-std::string dump_dom(const ibburn::testing::TempDir& tmp, const std::string& html, const std::string& hash = "") {
+// Headless Chromium's DOM of a page (its profile under `tmp`), opened at `hash` ("search=x")
+// in a window of `window` pixels ("1400,1000"; Chromium's default when empty); empty when it
+// fails. Its console goes to `html`.log: a script error fails the test there too.
+std::string dump_dom(const ibburn::testing::TempDir& tmp, const std::string& html, const std::string& hash = "",
+                     const std::string& window = "") {
   const std::string dom = html + ".dom", log = html + ".log";
   const std::string cmd =
       "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
       "--disable-background-networking --disable-component-update --disable-sync --enable-logging=stderr "
       "--user-data-dir=" +
-      tmp.file("profile") + " --dump-dom 'file://" + html + (hash.empty() ? "" : "#" + hash) + "' > " + dom + " 2> " +
-      log;
+      tmp.file("profile") + (window.empty() ? "" : " --window-size=" + window) + " --dump-dom 'file://" + html +
+      (hash.empty() ? "" : "#" + hash) + "' > " + dom + " 2> " + log;
   if (std::system(cmd.c_str()) != 0) return "";
   const std::string console = read_file(log);
   EXPECT_EQ(console.find("Uncaught"), std::string::npos) << console;
@@ -299,15 +301,9 @@ PictureBox measure_picture(const ibburn::testing::TempDir& tmp, const std::strin
   p.textContent = [b.top, b.bottom, b.left, b.right].concat(d).join(' ');
   document.body.appendChild(p);
 })();</script>)");
-  const std::string dom = tmp.file("measured.dom");
-  const std::string cmd =
-      "timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-      "--disable-background-networking --disable-component-update --disable-sync --window-size=1400,1000 "
-      "--user-data-dir=" +
-      tmp.file("profile") + " --dump-dom 'file://" + html + "#" + hash + "' > " + dom + " 2>/dev/null";
-  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  const std::string text = dump_dom(tmp, html, hash, "1400,1000");
+  EXPECT_FALSE(text.empty());
   std::smatch m;
-  const std::string text = read_file(dom);
   PictureBox b{};
   if (!std::regex_search(text, m, std::regex(R"re(<pre id="measured">([^<]*)</pre>)re"))) {
     ADD_FAILURE() << "no measurement at #" << hash;

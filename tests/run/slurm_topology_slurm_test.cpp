@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/file_io.h"
 #include "tests/support/slurm_cluster.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_paths.h"
@@ -23,13 +24,6 @@ namespace {
 using testing::SlurmCluster;
 
 const std::string kIbburn = ibburn::testing::binary_dir() + "/ibburn";
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // KEY=VALUE words of topology.conf or of `scontrol show topology`, by SwitchName.
 std::map<std::string, std::map<std::string, std::string>> switches(const std::string& text) {
@@ -94,10 +88,10 @@ class SlurmTopologySlurm : public ::testing::Test {
   // child switches (above), as Slurm expands them; and Slurm has no other switch.
   void expect_slurm_shows_as_written() const {
     const std::string shown = slurm_->shell("scontrol show topology");
-    const auto written = switches(read(topology_conf_));
+    const auto written = switches(read_file(topology_conf_));
     const auto slurm = switches(shown);
-    ASSERT_FALSE(written.empty()) << read(topology_conf_);
-    EXPECT_EQ(slurm.size(), written.size()) << shown << read(topology_conf_);
+    ASSERT_FALSE(written.empty()) << read_file(topology_conf_);
+    EXPECT_EQ(slurm.size(), written.size()) << shown << read_file(topology_conf_);
     for (const auto& [name, words] : written) {
       auto it = slurm.find(name);
       ASSERT_NE(it, slurm.end()) << name << " not in\n" << shown;
@@ -120,12 +114,13 @@ TEST_F(SlurmTopologySlurm, SlurmShowsTheSwitchesAndNodesAsWrittenEachNodeUnderOn
   expect_slurm_shows_as_written();
   // Each Slurm node under exactly one leaf, by its Slurm name.
   std::multiset<std::string> on_leaves;
-  for (const auto& [name, words] : switches(read(topology_conf_)))
+  for (const auto& [name, words] : switches(read_file(topology_conf_)))
     if (words.count("Nodes"))
       for (const auto& n : hostnames(words.at("Nodes"))) on_leaves.insert(n);
   EXPECT_EQ(on_leaves, (std::multiset<std::string>{"cl1-host004", "host001", "host002", "host003"}))
-      << read(topology_conf_);
-  const std::string log = read(std::filesystem::path(slurm_->conf()).parent_path() / "log/slurmctld.log");
+      << read_file(topology_conf_);
+  const std::string log =
+      read_file((std::filesystem::path(slurm_->conf()).parent_path() / "log/slurmctld.log").string());
   EXPECT_EQ(log.find("Multiple leaf switches"), std::string::npos) << log;
   EXPECT_EQ(log.find("Invalid hostnames"), std::string::npos) << log;
 
@@ -144,11 +139,11 @@ TEST_F(SlurmTopologySlurm, SlurmShowsTheSwitchesAndNodesAsWrittenEachNodeUnderOn
 TEST_F(SlurmTopologySlurm, AFabricWithGenericSwitchesGivesThePlansLines) {
   const std::string map = write("slurm.map", "host004 cl1-host004\n");
   ASSERT_EQ(slurm_topology("--slurm-node-map " + map).first, 0);
-  const std::string from_plan = read(topology_conf_);
+  const std::string from_plan = read_file(topology_conf_);
   const std::string net = write("fabric.net", wiring::to_ibsim_netfile(plan_, {.generic_switch_descriptions = true}));
   const auto [rc, out] = slurm_topology("--fabric " + net + " --slurm-node-map " + map);
   ASSERT_EQ(rc, 0) << out;
-  const std::string from_fabric = read(topology_conf_);
+  const std::string from_fabric = read_file(topology_conf_);
   // All but the header line, which names the source.
   EXPECT_EQ(from_fabric.substr(from_fabric.find('\n')), from_plan.substr(from_plan.find('\n')));
   EXPECT_NE(from_fabric.find("SwitchName=leaf01 Nodes=host[001-002]\n"), std::string::npos) << from_fabric;
