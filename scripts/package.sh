@@ -60,7 +60,7 @@ printf '[run]\nfabric = %s\nwiring = %s\nrouting = adaptive\nduration = 1s\nprob
   "$work/demo.net" "$work/demo.csv" "$work/run" >>"$conffile"
 /usr/bin/ibburn run --transport sim --quiet || fail "the installed ibburn run with $conffile's options did not pass"
 grep -q '"verdict": "pass"' "$work/run/summary.json" || fail "$work/run/summary.json: verdict is not pass"
-/usr/bin/ibburn config show run | grep -q "^wiring = $work/demo.csv  # $conffile:[0-9]*$" ||
+grep -q "^wiring = $work/demo.csv  # $conffile:[0-9]*$" <<<"$(/usr/bin/ibburn config show run)" ||
   fail "ibburn config show run does not name $conffile for wiring"
 cp "$work/conf.orig" "$conffile"
 rm -rf "$work"
