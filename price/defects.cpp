@@ -1,0 +1,170 @@
+#include "price/defects.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/finding_details.h"
+#include "localization/burn_localize.h"
+#include "localization/suspect_cable_details.h"
+#include "topo/link_rate.h"
+
+namespace ibburn::price {
+
+void merge_into(RateScale& into, const RateScale& from) {
+  for (const auto& [e, s] : from) {
+    auto [it, added] = into.emplace(e, s);
+    if (!added) it->second = std::min(it->second, s);
+  }
+}
+
+RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& burn) {
+  RateScale out;
+  const auto by_guid = localization::ports_by_guid(fabric.fabric());
+  std::vector<const topo::PortEnd*> port_of_rank;
+  for (const auto& ep : burn.endpoints) {
+    if (static_cast<size_t>(ep.rank) >= port_of_rank.size()) port_of_rank.resize(ep.rank + 1, nullptr);
+    if (ep.port_guid)
+      if (auto it = by_guid.find(*ep.port_guid); it != by_guid.end()) port_of_rank[ep.rank] = &it->second;
+  }
+  auto port = [&](int rank) {
+    return rank >= 0 && static_cast<size_t>(rank) < port_of_rank.size() ? port_of_rank[rank] : nullptr;
+  };
+  routing::PathShares path;
+  for (const auto& d : burn.flows) {
+    if (d.verdict != burn::Verdict::Slow && d.verdict != burn::Verdict::Failed) continue;
+    const topo::PortEnd* a = port(d.from);
+    const topo::PortEnd* b = port(d.to);
+    if (!a || !b || d.expected_gbps <= 0) continue;
+    path.clear();
+    try {
+      fabric.router().route(*a, *b, path);
+    } catch (const routing::RoutingError&) {
+      continue;
+    }
+    const double ratio = std::clamp(d.gbps / d.expected_gbps, 0.0, 1.0);
+    for (auto [e, share] : path)
+      if (share > 0.999) merge_into(out, {{e, ratio}});
+  }
+  return out;
+}
+
+namespace {
+
+// The cable between a finding's first two ports (or the cable at its one port), both ways.
+std::vector<routing::EdgeId> cable_of(const Finding& f, const PriceFabric& fabric) {
+  std::vector<routing::EdgeId> out;
+  for (size_t i = 0; i < f.ports.size() && i < 2 && out.empty(); ++i) {
+    const auto node = fabric.fabric().find_name(f.ports[i].node);
+    if (!node) continue;
+    const topo::PortEnd p{*node, f.ports[i].port};
+    if (!fabric.cables().has_out_edge(p)) continue;
+    const routing::EdgeId e = fabric.cables().out_edge(p);
+    out = {e, fabric.cables().reverse(e)};
+  }
+  return out;
+}
+
+std::string percent(double ratio) { return ratio <= 0 ? "down" : fmt::format("at {:.0f}%", ratio * 100); }
+
+std::optional<Defect> at(const std::vector<routing::EdgeId>& edges, double ratio, std::string what) {
+  Defect d;
+  for (routing::EdgeId e : edges) d.scale[e] = std::clamp(ratio, 0.0, 1.0);
+  d.what = std::move(what);
+  return d;
+}
+
+}  // namespace
+
+std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, const RateScale& measured,
+                                std::string& why) {
+  if (f.kind == FindingKind::Systemic) {
+    const auto details = details_of<FindingKind::Systemic>(f);
+    Defect all;
+    size_t priced = 0;
+    for (const Finding& c : details.cables) {
+      std::string ignored;
+      if (auto d = defect_of(c, fabric, measured, ignored)) {
+        merge_into(all.scale, d->scale), ++priced;
+        all.in_model = all.in_model || d->in_model;
+      }
+    }
+    if (priced == 0) {
+      why = "none of its cables is priced";
+      return std::nullopt;
+    }
+    all.what = fmt::format("{} cable(s) together", priced);
+    return all;
+  }
+  const FindingKindInfo& kind = info(f.kind);
+  const bool a_cable = f.kind == FindingKind::SlowEndpoint || f.kind == FindingKind::FailedEndpoint ||
+                       f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::SuspectCable ||
+                       f.kind == FindingKind::Degraded || f.kind == FindingKind::LinkDown ||
+                       f.kind == FindingKind::Flapping || f.kind == FindingKind::PortNotActive;
+  if (!a_cable) {
+    why = kind.cable == CableService::None ? "it names no cable's rate"
+                                           : "its cable keeps its rate (errors cost retries, not priced)";
+    return std::nullopt;
+  }
+  const auto edges = cable_of(f, fabric);
+  if (edges.empty()) {
+    why = "its cable is not in the fabric's model";
+    return std::nullopt;
+  }
+  const double designed = fabric.cables().edge(edges[0]).capacity_gbps;
+  switch (f.kind) {
+    case FindingKind::SlowEndpoint:
+    case FindingKind::FailedEndpoint:
+    case FindingKind::SuspectEndpoint: {
+      const auto r =
+          details_of<FindingKind::SlowEndpoint, FindingKind::FailedEndpoint, FindingKind::SuspectEndpoint>(f);
+      std::optional<double> gbps;
+      for (const auto& v : {r.min_tx_gbps, r.min_rx_gbps})
+        if (v) gbps = gbps ? std::min(*gbps, *v) : *v;
+      if (!gbps) {
+        if (f.kind != FindingKind::FailedEndpoint) {
+          why = "no rate was measured";
+          return std::nullopt;
+        }
+        gbps = 0;
+      }
+      const double ratio = designed > 0 ? *gbps / designed : 0;
+      return at(edges, ratio, percent(ratio));
+    }
+    case FindingKind::SuspectCable: {
+      const auto d = details_of<FindingKind::SuspectCable>(f);
+      if (d.counters && d.counters->group_median_data_octets > 0) {
+        const double ratio = std::min(1.0, d.counters->data_octets / d.counters->group_median_data_octets);
+        return at(edges, ratio, percent(ratio) + " of its equals' data");
+      }
+      double ratio = 1;
+      for (routing::EdgeId e : edges)
+        if (auto it = measured.find(e); it != measured.end()) ratio = std::min(ratio, it->second);
+      if (ratio >= 1) {
+        why = "no slow flow crossed it whole";
+        return std::nullopt;
+      }
+      return at(edges, ratio, percent(ratio));
+    }
+    case FindingKind::Degraded: {
+      const auto d = details_of<FindingKind::Degraded>(f);
+      const auto active = topo::parse_link_rate(d.active);
+      const auto plan = topo::parse_link_rate(d.planned ? *d.planned : d.supported.value_or(""));
+      if (!active || !plan || plan->data_gbps() <= 0) {
+        why = "its rates are not known";
+        return std::nullopt;
+      }
+      // The model's rate is the trained one: the designed rate is the plan's.
+      Defect out;
+      const double ratio = active->data_gbps() / plan->data_gbps();
+      for (routing::EdgeId e : edges) out.scale[e] = ratio;
+      out.in_model = true;
+      out.what = fmt::format("{} of {}", d.active, topo::to_string(*plan));
+      return out;
+    }
+    default: return at(edges, 0, "down");
+  }
+}
+
+}  // namespace ibburn::price

@@ -1,0 +1,129 @@
+#include "price/pricing.h"
+
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "burn/summary.h"
+#include "common/finding_details.h"
+#include "tests/price/price_model.h"
+
+using namespace ibburn;
+using namespace ibburn::price;
+using fixture::make_rail_fabric;
+using fixture::PriceModel;
+
+namespace {
+
+Subject what_if(const PriceModel& m, routing::EdgeId e, double ratio, const std::string& name) {
+  Subject s;
+  s.kind = "what_if";
+  s.message = name;
+  Defect d;
+  d.scale = {{e, ratio}, {m.cables.reverse(e), ratio}};
+  d.what = "test";
+  s.defect = d;
+  return s;
+}
+
+const FindingPrice& priced(const PriceReport& r, const std::string& message) {
+  for (const auto& p : r.findings)
+    if (p.what.message == message) return p;
+  throw std::runtime_error("not priced: " + message);
+}
+
+double ring_worst(const FindingPrice& p, const std::string& job) {
+  for (const auto& c : p.costs)
+    if (c.collective == Collective::RingAllReduce && c.job == job) return c.worst;
+  return 0;
+}
+
+}  // namespace
+
+// Under adaptive routing a leaf's uplink at 25% hands most of its load to its siblings: the
+// ring, which loads the uplinks far below their rate, does not slow at all; a host's cable at
+// 25% slows every ring through that host 4x.
+TEST(Pricing, AHostCableAt25IsPricedAboveAnInterSwitchCableAt25UnderAdaptiveRouting) {
+  PriceModel m(make_rail_fabric(2, 2, 4, 2), true);
+  std::vector<Subject> s{what_if(m, m.out_of(m.t.leaves[0][0], 5), 0.25, "uplink"),
+                         what_if(m, m.hca_up(1, 0), 0.25, "host cable")};
+  PriceOptions o;
+  o.job_sizes = "leaf,all";
+  const PriceReport r = price_subjects(m.fabric, s, o);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].what.message, "host cable") << "costliest first";
+  EXPECT_DOUBLE_EQ(ring_worst(priced(r, "host cable"), "all"), 4.0);
+  EXPECT_DOUBLE_EQ(ring_worst(priced(r, "host cable"), "leaf"), 4.0);
+  EXPECT_DOUBLE_EQ(ring_worst(priced(r, "uplink"), "all"), 1.0);
+  // Of the leaf-sized jobs only the one on host1's leaf is slowed: half of them.
+  for (const auto& c : priced(r, "host cable").costs)
+    if (c.collective == Collective::RingAllReduce && c.job == "leaf") EXPECT_DOUBLE_EQ(c.share(), 0.5);
+  // The costliest of equal slowdowns is the one that slows the most placements.
+  EXPECT_EQ(cost_text(*priced(r, "host cable").worst()), "ring all-reduce, 8 hosts (all): 4.00x in 100% of placements");
+}
+
+// Static routes keep a slow cable's load: the ring's hop over it slows by its ratio.
+TEST(Pricing, UnderStaticRoutesASlowInterSwitchCableOnTheRingsPathSlowsIt) {
+  PriceModel m(make_rail_fabric(1, 2, 2, 1), false);
+  const PriceReport r = price_subjects(m.fabric, {what_if(m, m.out_of(m.t.leaves[0][0], 3), 0.5, "uplink")}, {});
+  EXPECT_DOUBLE_EQ(ring_worst(r.findings[0], "all"), 2.0);
+  EXPECT_DOUBLE_EQ(ring_worst(r.findings[0], "leaf"), 1.0) << "a leaf's job does not cross its uplink";
+}
+
+// A 1:1 tree (4 hosts, 4 uplinks a leaf): under adaptive routing even the all-to-all leaves room
+// on a leaf's other uplinks (on a 2:1 tree it would not: AnAllToAllOnATwoToOneTaperedTree).
+TEST(Pricing, MaxSlowdownFailsTheFabricBeyondItAndPassesWithin) {
+  PriceModel m(make_rail_fabric(2, 2, 4, 4), true);
+  PriceOptions o;
+  o.max_slowdown = 0.02;
+  EXPECT_TRUE(price_subjects(m.fabric, {}, o).go());
+  EXPECT_TRUE(price_subjects(m.fabric, {what_if(m, m.out_of(m.t.leaves[0][0], 5), 0.25, "uplink")}, o).go())
+      << "adaptive routing absorbs it";
+  const PriceReport bad = price_subjects(m.fabric, {what_if(m, m.hca_up(1, 0), 0.25, "host cable")}, o);
+  ASSERT_FALSE(bad.go());
+  EXPECT_NE(bad.no_go[0].find("4.00x"), std::string::npos) << bad.no_go[0];
+  EXPECT_NE(bad.no_go[0].find("limit 1.02x"), std::string::npos) << bad.no_go[0];
+  std::ostringstream text;
+  print_price(text, bad, 3);
+  EXPECT_NE(text.str().find("NO-GO"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("repair 1: host cable"), std::string::npos) << text.str();
+}
+
+TEST(Pricing, FindingsBecomeDefectsOrSayWhyNot) {
+  PriceModel m(make_rail_fabric(2, 2, 4, 2), true);
+  burn::EndpointRecord rec;
+  rec.rank = 3;
+  rec.min_tx_gbps = 100;
+  rec.min_rx_gbps = 380;
+  Finding slow{FindingKind::SlowEndpoint,
+               Severity::Error,
+               "host1 mlx5_0[1] (cable to rail0-leaf0[2]): slow",
+               {{"host1 mlx5_0", 1}, {"rail0-leaf0", 2}},
+               burn::to_json(rec)};
+  Finding errors{FindingKind::ErrorsUnderLoad, Severity::Error, "errors", {{"rail0-leaf0", 5}, {"spine0", 1}}, {}};
+  Finding down{FindingKind::LinkDown, Severity::Error, "down", {{"rail0-leaf0", 5}, {"spine0", 1}}, {}};
+  const auto subjects = subjects_of({slow, errors, down}, m.fabric, {});
+  ASSERT_TRUE(subjects[0].defect);
+  EXPECT_DOUBLE_EQ(subjects[0].defect->scale.at(m.hca_up(1, 0)), 0.25);
+  EXPECT_EQ(subjects[0].defect->what, "at 25%");
+  EXPECT_FALSE(subjects[1].defect);
+  EXPECT_NE(subjects[1].not_priced.find("errors"), std::string::npos) << subjects[1].not_priced;
+  ASSERT_TRUE(subjects[2].defect);
+  EXPECT_EQ(subjects[2].defect->what, "down");
+  const PriceReport r = price_subjects(m.fabric, subjects, {});
+  EXPECT_EQ(r.findings.back().what.kind, "errors_under_load") << "the unpriced go last";
+  const auto j = to_json(r);
+  EXPECT_EQ(j["findings"][0]["kind"], "slow_endpoint");
+  EXPECT_DOUBLE_EQ(j["findings"][0]["slowdown"].get<double>(), 4.0);
+  EXPECT_TRUE(j["findings"].back().contains("not_priced"));
+  EXPECT_EQ(j["fabric"].size(), 6u);  // three collectives, leaf and all
+}
+
+TEST(Pricing, ADrainedHostLeavesThePlacements) {
+  PriceModel m(make_rail_fabric(1, 2, 4, 2), true);
+  PriceOptions o;
+  o.job_sizes = "all";
+  const PriceReport r = price_subjects(m.fabric, {}, o, {*m.fabric.find_host("host0")});
+  EXPECT_EQ(r.hosts, 7u);
+  EXPECT_EQ(r.jobs[0].hosts, 7u);
+}
