@@ -4,7 +4,7 @@
 
 #include "app/command.h"
 #include "host/host_command.h"
-#include "run/host_check_slurm.h"
+#include "slurm/host_check.h"
 
 namespace ibburn::app {
 namespace {
@@ -24,7 +24,7 @@ void add_host_check(CLI::App& root) {
                     "expectations file: key=value lines (gpus, hcas, rate, fw, "
                     "link_layer, max_distance)");
   check->add_option("--json", *json_out, "write the report as JSON to this file");
-  auto slurm = std::make_shared<run::HostCheckSlurmOptions>();
+  auto slurm = std::make_shared<slurm::HostCheckSlurmOptions>();
   auto as_slurm = std::make_shared<bool>(false);
   check->add_flag("--slurm", *as_slurm,
                   "as Slurm's HealthCheckProgram or prolog: a failing check drains this node with its reason");
@@ -35,7 +35,7 @@ void add_host_check(CLI::App& root) {
     host::CheckOptions o = *opts;
     if (!kmsg->empty()) o.kmsg_file = *kmsg;
     if (!expect->empty()) o.expect_file = *expect;
-    set_exit_code(*as_slurm ? run::run_host_check_slurm(o, *json_out, *slurm, std::cout)
+    set_exit_code(*as_slurm ? slurm::run_host_check_slurm(o, *json_out, *slurm, std::cout)
                             : host::host_check_command(o, *json_out, std::cout));
   });
 }

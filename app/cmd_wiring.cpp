@@ -1,6 +1,6 @@
 // `ibburn wiring gen fat-tree` (design files for a fat tree) and `ibburn wiring from-fabric`
 // (a wiring CSV from a golden fabric): wiring/wiring_command.h; `ibburn wiring slurm-topology`
-// (Slurm's topology.conf, by Slurm's node names): run/slurm_topology_command.h. Other files
+// (Slurm's topology.conf, by Slurm's node names): slurm/topology_command.h. Other files
 // add more `wiring` subcommands.
 #include <iostream>
 #include <memory>
@@ -8,7 +8,7 @@
 #include "app/command.h"
 #include "app/fabric_options.h"
 #include "common/error.h"
-#include "run/slurm_topology_command.h"
+#include "slurm/topology_command.h"
 #include "wiring/fat_tree.h"
 #include "wiring/ibsim_netfile.h"
 #include "wiring/wiring_command.h"
@@ -91,7 +91,7 @@ Registrar reg([](CLI::App& root) {
   ff.add_option("-o,--output", f->out, "Wiring CSV to write")->required();
   ff.callback([f] { set_exit_code(wiring::wiring_from_fabric_command(*f, std::cout)); });
 
-  auto t = std::make_shared<run::SlurmTopologyOptions>();
+  auto t = std::make_shared<slurm::SlurmTopologyOptions>();
   CLI::App& st = *wiring.add_subcommand(
       "slurm-topology",
       "Slurm's topology.conf (topology/tree) from the cabling, by Slurm's node names; exit 1 = some host has no "
@@ -101,7 +101,7 @@ Registrar reg([](CLI::App& root) {
   add_fabric_options(st, t->fabric, FabricOptionSet().default_is("the wiring list's cables"));
   st.add_option("--slurm-node-map", t->node_map, "HOST NODENAME per line, where Slurm's names differ from ibburn's");
   st.add_option("-o,--output", t->out, "topology.conf to write (default: standard output)");
-  st.callback([t] { set_exit_code(run::slurm_topology_command(*t, std::cout, std::cerr)); });
+  st.callback([t] { set_exit_code(slurm::slurm_topology_command(*t, std::cout, std::cerr)); });
 });
 
 }  // namespace

@@ -68,6 +68,16 @@ GuardedDrain guard_drain(std::vector<DrainEntry> hosts, const DrainLimit& limit,
   return out;
 }
 
+std::vector<std::string> passed_hosts(const std::set<std::string>& job_hosts, const GuardedDrain& drain) {
+  std::set<std::string> failed;
+  for (const auto* list : {&drain.drain, &drain.withheld})
+    for (const auto& h : *list) failed.insert(h.host);
+  std::vector<std::string> out;
+  for (const auto& h : job_hosts)
+    if (!failed.count(h)) out.push_back(h);
+  return out;
+}
+
 std::string drain_text(const GuardedDrain& d) {
   if (d.withheld.empty()) return drain_text(d.drain);
   std::string out = "# not drained: " + d.finding->message + "\n";

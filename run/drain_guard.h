@@ -41,6 +41,10 @@ struct GuardedDrain {
 
 GuardedDrain guard_drain(std::vector<DrainEntry> hosts, const DrainLimit& limit, size_t job_hosts);
 
+// The job's hosts that passed: not drained, and not withheld by the guard (withheld hosts
+// failed too; the guard only keeps them in service).
+std::vector<std::string> passed_hosts(const std::set<std::string>& job_hosts, const GuardedDrain& drain);
+
 // drain.txt: "HOST<TAB>REASON" per host to drain; past the limit, a '#' line saying why, then
 // "# HOST<TAB>REASON" per withheld host (so the file holds no host line to act on).
 std::string drain_text(const GuardedDrain& d);

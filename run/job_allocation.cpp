@@ -29,9 +29,10 @@ AllocationRequest parse_allocation(const std::string& value, const std::string& 
 }
 
 Allocation allocation_from_slurm(const std::vector<std::string>& allocated_nodes,
-                                 const std::vector<std::string>& fabric_hosts, const std::vector<SlurmNode>& nodes,
+                                 const std::vector<std::string>& fabric_hosts,
+                                 const std::vector<slurm::SlurmNode>& nodes,
                                  const std::map<std::string, std::string>& node_map) {
-  const NodeResolution resolved = resolve_slurm_nodes(fabric_hosts, nodes, node_map);
+  const slurm::NodeResolution resolved = slurm::resolve_slurm_nodes(fabric_hosts, nodes, node_map);
   const std::set<std::string> allocated(allocated_nodes.begin(), allocated_nodes.end());
   Allocation a;
   std::set<std::string> matched;

@@ -1,13 +1,13 @@
 #pragma once
 // `ibburn run --allocation`: the hosts a job holds, for the sim transport, which runs in one
 // process (an MPI job's hosts are its ranks'). Pure: the Slurm side's text comes in from
-// run/slurm_scontrol.h.
+// slurm/scontrol.h.
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "run/slurm_nodes.h"
+#include "slurm/nodes.h"
 
 namespace ibburn::run {
 
@@ -28,7 +28,8 @@ struct Allocation {
 
 // The fabric's hosts whose Slurm node (resolve_slurm_nodes) is one of `allocated_nodes`.
 Allocation allocation_from_slurm(const std::vector<std::string>& allocated_nodes,
-                                 const std::vector<std::string>& fabric_hosts, const std::vector<SlurmNode>& nodes,
+                                 const std::vector<std::string>& fabric_hosts,
+                                 const std::vector<slurm::SlurmNode>& nodes,
                                  const std::map<std::string, std::string>& node_map);
 
 // A listed allocation; throws InputError(origin) naming a host the fabric does not have.

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "report/history.h"
+#include "run/service_actions.h"
 
 namespace ibburn::run {
 namespace {
@@ -87,6 +89,38 @@ TEST(DrainGuard, TheJobsHostsAreItsEndpointsElseTheFabricsHosts) {
   b.endpoints.push_back(e);
   b.endpoints.push_back(e);
   EXPECT_EQ(hosts_in_job(b, fabric), 1u);
+}
+
+TEST(DrainGuard, HostsDrainedOrWithheldByTheGuardDidNotPass) {
+  GuardedDrain g;
+  g.drain = {{"n1", "x"}};
+  g.withheld = {{"n2", "y"}};
+  EXPECT_EQ(passed_hosts({"n1", "n2", "n3"}, g), std::vector<std::string>{"n3"});
+}
+
+// The lists in cost order (run/service_actions.h): the priced first, costliest first, the rest
+// in their order; drain.txt says the cost after the reason.
+TEST(ServiceCosts, ListsFollowTheCostAndSayIt) {
+  ServiceCosts costs;
+  costs.add(costs.by_host, "h2", 4.0, "ring: 4.00x");
+  costs.add(costs.by_host, "h2", 2.0, "tree: 2.00x");  // the largest stays
+  costs.add(costs.by_host, "h3", 1.5, "ring: 1.50x");
+  std::vector<DrainEntry> d = {{"h1", "a"}, {"h3", "c"}, {"h2", "b"}};
+  order_by_cost(d, costs);
+  EXPECT_EQ(d[0].host, "h2");
+  EXPECT_EQ(d[0].cost, "ring: 4.00x");
+  EXPECT_EQ(d[1].host, "h3");
+  EXPECT_EQ(d[2].host, "h1");
+  EXPECT_EQ(drain_text(d), "h2\tb\tcost: ring: 4.00x\nh3\tc\tcost: ring: 1.50x\nh1\ta\n");
+  CableAction x, y;
+  x.a = {"leaf01", 5}, x.b = {"spine01", 1}, x.action = "reseat";
+  y.a = {"host1 mlx5_0", 1}, y.b = {"leaf01", 1}, y.action = "reseat";
+  costs.add(costs.by_cable, report::cable_name(y.a, y.b), 4.0, "ring: 4.00x");
+  std::vector<CableAction> cables = {x, y};
+  order_by_cost(cables, costs);
+  EXPECT_EQ(cables[0].a.node, "host1 mlx5_0");
+  EXPECT_EQ(cables_csv(cables).substr(0, 68), "a_node,a_port,b_node,b_port,cable,action,cost,evidence,a_part,b_part");
+  EXPECT_NE(cables_csv(cables).find("reseat,\"ring: 4.00x\","), std::string::npos) << cables_csv(cables);
 }
 
 }  // namespace

@@ -101,10 +101,10 @@ TEST_F(JobScopeTest, AJobHoldingEveryHostIsNotPartialAndSaysNothingMore) {
 }
 
 TEST(JobAllocation, SlurmNodesResolveToTheFabricsHostsAndUnknownNodesAreTold) {
-  std::vector<SlurmNode> nodes = {{"gpu1", "gpu1.site", "10.0.0.1", "IDLE", ""},
-                                  {"gpu2", "gpu2.site", "10.0.0.2", "IDLE", ""},
-                                  {"gpu3", "gpu3.site", "10.0.0.3", "IDLE", ""},
-                                  {"login9", "login9", "10.0.0.9", "IDLE", ""}};
+  std::vector<slurm::SlurmNode> nodes = {{"gpu1", "gpu1.site", "10.0.0.1", "IDLE", ""},
+                                         {"gpu2", "gpu2.site", "10.0.0.2", "IDLE", ""},
+                                         {"gpu3", "gpu3.site", "10.0.0.3", "IDLE", ""},
+                                         {"login9", "login9", "10.0.0.9", "IDLE", ""}};
   // ibburn knows the hosts by their FQDNs (the HCAs' node descriptions).
   const auto a = allocation_from_slurm({"gpu1", "gpu3", "login9"}, {"gpu1.site", "gpu2.site", "gpu3.site"}, nodes, {});
   EXPECT_EQ(a.hosts, (std::set<std::string>{"gpu1.site", "gpu3.site"}));

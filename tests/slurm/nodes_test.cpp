@@ -1,13 +1,13 @@
 // Slurm's node names for ibburn's hosts, and what a run does to Slurm, on plain data
-// (run/slurm_nodes.h, run/slurm_actions.h).
+// (slurm/nodes.h, slurm/actions.h).
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "run/host_check_slurm.h"
-#include "run/slurm_actions.h"
-#include "run/slurm_nodes.h"
+#include "slurm/host_check.h"
+#include "slurm/actions.h"
+#include "slurm/nodes.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 namespace {
 
 // As Slurm 22.05 prints them (trimmed of fields ibburn does not read).
@@ -109,13 +109,6 @@ TEST(SlurmActions, ResumesOnlyWhatIbburnDrainedAndOnlyWhenAsked) {
   EXPECT_TRUE(plan_slurm_actions({}, {{"n1", "x"}}, {"n2"}, cluster(), {}).empty());
 }
 
-TEST(SlurmActions, HostsDrainedOrWithheldByTheGuardDidNotPass) {
-  GuardedDrain g;
-  g.drain = {{"n1", "x"}};
-  g.withheld = {{"n2", "y"}};
-  EXPECT_EQ(passed_hosts({"n1", "n2", "n3"}, g), std::vector<std::string>{"n3"});
-}
-
 TEST(SlurmActions, TheReasonIsOneShortLine) {
   const std::string r = slurm_reason({"h", "a\tb\nc" + std::string(300, 'x')});
   EXPECT_EQ(r.rfind("ibburn: a b c", 0), 0u);
@@ -138,4 +131,4 @@ TEST(HostCheckSlurm, DrainsOnErrorsOnlyWithTheWorstOneAsReason) {
 }
 
 }  // namespace
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

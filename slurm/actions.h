@@ -9,11 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "run/drain_guard.h"
-#include "run/service_actions.h"
-#include "run/slurm_nodes.h"
+#include "slurm/nodes.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 // `--slurm-drain`, `--slurm-resume`, `--slurm-node-map FILE`.
 struct SlurmOptions {
@@ -21,6 +19,12 @@ struct SlurmOptions {
   bool resume = false;
   std::string node_map;
   bool any() const { return drain || resume; }
+};
+
+// A host to drain, as drain.txt lists it.
+struct Drain {
+  std::string host;
+  std::string reason;  // the worst finding about the host, one line
 };
 
 // Every reason ibburn sets starts so; resume acts only on these.
@@ -42,16 +46,12 @@ struct SlurmAction {
 };
 
 // The reason Slurm shows in sinfo -R: "ibburn: " + the host's reason, one line of at most 200.
-std::string slurm_reason(const DrainEntry& host);
-
-// The job's hosts that passed: not drained, and not withheld by the drain guard (withheld
-// hosts failed too; the guard only keeps them in service).
-std::vector<std::string> passed_hosts(const std::set<std::string>& job_hosts, const GuardedDrain& drain);
+std::string slurm_reason(const Drain& host);
 
 // Drains first (drain.txt's order), then resumes (by host). `passed` is empty unless the run
 // completed: an unfinished run passes nobody.
-std::vector<SlurmAction> plan_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
+std::vector<SlurmAction> plan_slurm_actions(const SlurmOptions& options, const std::vector<Drain>& drain,
                                             const std::vector<std::string>& passed, const std::vector<SlurmNode>& nodes,
                                             const std::map<std::string, std::string>& node_map);
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

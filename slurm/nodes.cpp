@@ -1,4 +1,4 @@
-#include "run/slurm_nodes.h"
+#include "slurm/nodes.h"
 
 #include <functional>
 #include <set>
@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 namespace {
 
 // Up to the first '.', for names only: 10.0.0.17's "10" names no machine.
@@ -119,4 +119,4 @@ NodeResolution resolve_slurm_nodes(const std::vector<std::string>& hosts, const 
   return out;
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

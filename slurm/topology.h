@@ -4,7 +4,7 @@
 // Switches=leaf[01-16]` above, so that the scheduler places a job under as few switches as
 // the real cables allow. Tiers come from the cabling (wiring/wiring_index.h: counted up from
 // the HCAs), hosts from the HCAs' names ("host001 mlx5_0" is host001), Slurm's node names
-// from the caller (run/slurm_nodes.h).
+// from the caller (slurm/nodes.h).
 //
 // Slurm's tree holds each node under one leaf (slurmctld warns "Multiple leaf switches contain
 // nodes" otherwise), while a rail-optimised host is cabled to several: each host is listed
@@ -18,7 +18,7 @@
 
 #include "wiring/wiring.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 struct SlurmSwitch {
   std::string name;
@@ -56,7 +56,7 @@ class SlurmTree {
 };
 
 // topology.conf's lines, one per switch, node and switch lists as Slurm hostlists
-// (run/slurm_hostlist.h).
+// (slurm/hostlist.h).
 std::string to_topology_conf(const SlurmTopology& topology);
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

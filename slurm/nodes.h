@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 // One node of `scontrol show node --oneliner`.
 struct SlurmNode {
@@ -42,4 +42,4 @@ struct NodeResolution {
 NodeResolution resolve_slurm_nodes(const std::vector<std::string>& hosts, const std::vector<SlurmNode>& nodes,
                                    const std::map<std::string, std::string>& node_map);
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

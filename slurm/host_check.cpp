@@ -1,4 +1,4 @@
-#include "run/host_check_slurm.h"
+#include "slurm/host_check.h"
 
 #include <unistd.h>
 
@@ -10,9 +10,9 @@
 
 #include "common/file_io.h"
 #include "common/finding.h"
-#include "run/slurm_scontrol.h"
+#include "slurm/scontrol.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 namespace {
 
 // slurmd gives its prolog and health check the node's own name; elsewhere the host name.
@@ -25,7 +25,7 @@ std::string local_node() {
 
 }  // namespace
 
-std::optional<DrainEntry> host_check_drain(const host::HostReport& report, const std::string& host) {
+std::optional<Drain> host_check_drain(const host::HostReport& report, const std::string& host) {
   std::vector<Finding> errors;
   for (const auto& f : report.findings)
     if (f.severity == Severity::Error) errors.push_back(f);
@@ -33,7 +33,7 @@ std::optional<DrainEntry> host_check_drain(const host::HostReport& report, const
   sort_worst_first(errors);
   std::string reason = "host check: " + errors.front().message;
   if (errors.size() > 1) reason += fmt::format(" (and {} more)", errors.size() - 1);
-  return DrainEntry{host, reason};
+  return Drain{host, reason};
 }
 
 int run_host_check_slurm(const host::CheckOptions& options, const std::string& json_out,
@@ -50,4 +50,4 @@ int run_host_check_slurm(const host::CheckOptions& options, const std::string& j
   return exit_code_for(report.findings);
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 // The names as one hostlist: names that differ only in a numeric suffix of the same number
 // of digits share brackets (`leaf[01-08,12]`, `host[7-9],host[10-12]`: Slurm keeps each
@@ -12,4 +12,4 @@ namespace ibburn::run {
 // plain names first, then the numbered ones by prefix and width.
 std::string slurm_hostlist(const std::vector<std::string>& names);
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

@@ -1,4 +1,4 @@
-#include "run/slurm_topology.h"
+#include "slurm/topology.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "run/slurm_hostlist.h"
+#include "slurm/hostlist.h"
 #include "wiring/wiring_index.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 SlurmTree::SlurmTree(const wiring::Wiring& cabling, const std::set<std::string>* cas) {
   const wiring::WiringIndex index(cabling);
@@ -98,4 +98,4 @@ std::string to_topology_conf(const SlurmTopology& topology) {
   return text;
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

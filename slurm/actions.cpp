@@ -1,6 +1,6 @@
-#include "run/slurm_actions.h"
+#include "slurm/actions.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 namespace {
 
 bool ibburns(const std::string& reason) { return reason.rfind(kSlurmReasonPrefix, 0) == 0; }
@@ -17,7 +17,7 @@ const char* to_string(SlurmActionKind k) {
   return "?";
 }
 
-std::string slurm_reason(const DrainEntry& host) {
+std::string slurm_reason(const Drain& host) {
   std::string reason = kSlurmReasonPrefix + host.reason;
   for (char& c : reason)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
@@ -25,17 +25,7 @@ std::string slurm_reason(const DrainEntry& host) {
   return reason;
 }
 
-std::vector<std::string> passed_hosts(const std::set<std::string>& job_hosts, const GuardedDrain& drain) {
-  std::set<std::string> failed;
-  for (const auto* list : {&drain.drain, &drain.withheld})
-    for (const auto& h : *list) failed.insert(h.host);
-  std::vector<std::string> out;
-  for (const auto& h : job_hosts)
-    if (!failed.count(h)) out.push_back(h);
-  return out;
-}
-
-std::vector<SlurmAction> plan_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
+std::vector<SlurmAction> plan_slurm_actions(const SlurmOptions& options, const std::vector<Drain>& drain,
                                             const std::vector<std::string>& passed, const std::vector<SlurmNode>& nodes,
                                             const std::map<std::string, std::string>& node_map) {
   std::map<std::string, const SlurmNode*> by_name;
@@ -74,4 +64,4 @@ std::vector<SlurmAction> plan_slurm_actions(const SlurmOptions& options, const s
   return out;
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

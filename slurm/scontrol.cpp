@@ -1,4 +1,4 @@
-#include "run/slurm_scontrol.h"
+#include "slurm/scontrol.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -19,7 +19,7 @@
 
 extern char** environ;
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 namespace {
 
 // No shell: the reason is one argument whatever it contains. `out`, when given, gets stdout.
@@ -85,7 +85,7 @@ std::vector<SlurmNode> read_slurm_nodes(const std::string& what) {
   return parse_scontrol_nodes(text);
 }
 
-int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntry>& drain,
+int apply_slurm_actions(const SlurmOptions& options, const std::vector<Drain>& drain,
                         const std::vector<std::string>& passed, const std::string& log_path, std::ostream& err) {
   const auto node_map = options.node_map.empty() ? std::map<std::string, std::string>{}
                                                  : parse_slurm_node_map(read_file(options.node_map), options.node_map);
@@ -130,4 +130,4 @@ int apply_slurm_actions(const SlurmOptions& options, const std::vector<DrainEntr
   return failed;
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

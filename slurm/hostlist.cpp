@@ -1,4 +1,4 @@
-#include "run/slurm_hostlist.h"
+#include "slurm/hostlist.h"
 
 #include <cstdint>
 #include <map>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 std::string slurm_hostlist(const std::vector<std::string>& names) {
   // (prefix, digits in the suffix) -> the suffixes' values; 0 digits: names without a number.
@@ -44,4 +44,4 @@ std::string slurm_hostlist(const std::vector<std::string>& names) {
   return out;
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

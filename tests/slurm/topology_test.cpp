@@ -1,19 +1,19 @@
-// Slurm's topology.conf from the cabling on plain data (run/slurm_topology.h,
-// run/slurm_hostlist.h): fat trees from wiring::generate_fat_tree, rails, Slurm's node names,
-// and the command's bad input (run/slurm_topology_command.h), which fails before asking Slurm.
+// Slurm's topology.conf from the cabling on plain data (slurm/topology.h,
+// slurm/hostlist.h): fat trees from wiring::generate_fat_tree, rails, Slurm's node names,
+// and the command's bad input (slurm/topology_command.h), which fails before asking Slurm.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "common/error.h"
-#include "run/slurm_hostlist.h"
-#include "run/slurm_topology.h"
-#include "run/slurm_topology_command.h"
+#include "slurm/hostlist.h"
+#include "slurm/topology.h"
+#include "slurm/topology_command.h"
 #include "tests/support/temp_dir.h"
 #include "wiring/fat_tree.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 namespace {
 
 wiring::FatTreeDesign fat_tree(int tiers, int radix, int hosts, int hcas_per_host) {
@@ -167,4 +167,4 @@ TEST_F(SlurmTopologyCommand, ABadWiringListIsItsLine) {
 }
 
 }  // namespace
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

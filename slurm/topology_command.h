@@ -1,14 +1,14 @@
 #pragma once
-// `ibburn wiring slurm-topology`: Slurm's topology.conf (run/slurm_topology.h) from the wiring
+// `ibburn wiring slurm-topology`: Slurm's topology.conf (slurm/topology.h) from the wiring
 // list, or from the fabric's real cables when one is given, with each host resolved to its
-// Slurm node as a run's drains are (run/slurm_nodes.h: `--slurm-node-map`, then Slurm's own
+// Slurm node as a run's drains are (slurm/nodes.h: `--slurm-node-map`, then Slurm's own
 // names, read with `scontrol show node`).
 #include <iosfwd>
 #include <string>
 
 #include "topo/fabric_source.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 struct SlurmTopologyOptions {
   std::string wiring;         // the plan: the cables, or, with a fabric, names for its generic switches
@@ -22,4 +22,4 @@ struct SlurmTopologyOptions {
 // asking Slurm, EnvironmentError when scontrol fails.
 int slurm_topology_command(const SlurmTopologyOptions& options, std::ostream& out, std::ostream& err);
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm

@@ -1,4 +1,4 @@
-#include "run/slurm_topology_command.h"
+#include "slurm/topology_command.h"
 
 #include <ostream>
 #include <set>
@@ -7,13 +7,13 @@
 
 #include "common/exit_codes.h"
 #include "common/file_io.h"
-#include "run/slurm_nodes.h"
-#include "run/slurm_scontrol.h"
-#include "run/slurm_topology.h"
+#include "slurm/nodes.h"
+#include "slurm/scontrol.h"
+#include "slurm/topology.h"
 #include "wiring/from_fabric.h"
 #include "wiring/name_inference.h"
 
-namespace ibburn::run {
+namespace ibburn::slurm {
 
 int slurm_topology_command(const SlurmTopologyOptions& o, std::ostream& out, std::ostream& err) {
   const wiring::Wiring plan = wiring::load_wiring_csv(o.wiring);
@@ -47,4 +47,4 @@ int slurm_topology_command(const SlurmTopologyOptions& o, std::ostream& out, std
   return nodes.unresolved.empty() ? kExitOk : kExitFindings;
 }
 
-}  // namespace ibburn::run
+}  // namespace ibburn::slurm
