@@ -11,7 +11,9 @@ std::shared_ptr<BurnCli> add_burn_options(CLI::App& cmd) {
   auto c = std::make_shared<BurnCli>();
   burn::BurnOptions* o = &c->burn;
   auto* plan = cmd.add_option("--plan", o->plan_file, "plan JSON (docs/burn.md)");
-  cmd.add_option("--pattern", o->pattern, "built-in pattern without a plan: pairs, shift:K, one-to-one")
+  cmd.add_option(
+         "--pattern", o->pattern,
+         "built-in pattern without a plan: pairs, shift:K, one-to-one, ring (each rail's ring step, all rails at once)")
       ->capture_default_str()
       ->excludes(plan);
   cmd.add_option("--duration", c->duration, "time per stage")->capture_default_str();
@@ -34,6 +36,10 @@ std::shared_ptr<BurnCli> add_burn_options(CLI::App& cmd) {
   cmd.add_option("--netns", o->netns, "network namespace per local rank, entered before any socket")->delimiter(',');
   cmd.add_option("--map", o->map_file, "rank map: HOST LOCAL_RANK ENDPOINT [gpu=N] [netns=NAME] per line");
   cmd.add_option("--opt", c->opts, "transport option KEY=VALUE (tcp: sockbuf; verbs: see docs/verbs.md)");
+  cmd.add_option(
+      "--pkey", c->pkey,
+      "verbs: the partition's P_Key (0x8001): each rank uses its index in its port's table, and a rank whose "
+      "port lacks it fails at start");
   cmd.add_option("--timeout", c->timeout, "bound on start-up, set-up, connect and report waits")->capture_default_str();
   cmd.add_option("--stall-timeout", c->stall, "a direction with no progress this long fails")->capture_default_str();
   cmd.add_flag("--no-relay", c->no_relay,
@@ -67,6 +73,7 @@ void BurnCli::finish(const CLI::App& cmd) {
   if (!msg.empty()) burn.message_size = size_option(msg, "--msg-size");
   burn.transport = burn::transport_from_string(transport);
   burn.extra = burn::parse_transport_opts(opts);
+  if (!pkey.empty()) burn.extra["pkey"] = pkey;
   burn.host_check = !no_host_check;
   burn.control_relay = !no_relay;
   routes.fabric_given = given(cmd, "--fabric");

@@ -18,6 +18,7 @@ struct BurnCli {
   plan::BurnRouteOptions routes;
   std::string duration = "60s", timeout = "30s", stall = "10s", msg, transport = "tcp";
   std::vector<std::string> opts;
+  std::string pkey;  // --pkey: as --opt pkey=...
   bool no_host_check = false;
   bool no_relay = false;
 

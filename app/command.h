@@ -11,6 +11,9 @@
 namespace ibburn::routing {
 struct RouteOptions;
 }
+namespace ibburn::audit {
+struct PolicyOptions;
+}
 
 namespace ibburn::app {
 
@@ -32,6 +35,10 @@ std::size_t size_option(const std::string& text, const char* option);
 // The fabric options (app/fabric_options.h) and --routing, --lfts, --save-lfts: where the
 // fabric and its routes come from (`plan`, `plan localize`, `burn`). Defined in cmd_plan.cpp.
 void add_route_options(CLI::App& cmd, routing::RouteOptions& options, bool discovery_knobs = true);
+
+// The fabric audit's policy (--partitions, --mtu, --sm-hosts, --require-mkey): `topo audit` and
+// `run`. Defined in cmd_topo_audit.cpp.
+void add_audit_policy_options(CLI::App& cmd, audit::PolicyOptions& options);
 
 // A command callback reports its exit code here (default 0).
 void set_exit_code(int code);

@@ -46,6 +46,36 @@ constexpr FindingKindInfo kCatalogue[] = {
      "planned nodes no snapshot reached, with no sign that they are absent"},
     {K::Split, "split", S::Critical, true, C::None, S::Warning, true, M::Errors,
      "the planned fabric came out as several disjoint islands"},
+    {K::PkeyForeign, "pkey_foreign", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "HCA ports holding the P_Key of a partition partitions.conf does not make them members of, or of none it declares "
+     "(one finding per P_Key entry)"},
+    {K::PkeyMissing, "pkey_missing", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "HCA ports lacking a P_Key entry partitions.conf gives them: not in the partition, or limited where they should "
+     "be full (one finding per entry)"},
+    {K::PkeyFullNotLimited, "pkey_full_not_limited", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "HCA ports that are full members of a partition partitions.conf makes them limited members of: a limited member "
+     "can be reached by full members only (one finding per partition)"},
+    {K::PkeyEnforcementOff, "pkey_enforcement_off", S::Warning, false, C::None, S::Warning, false, M::Errors,
+     "switch ports facing hosts that leave partition enforcement off (inbound, outbound or both) while partitions are "
+     "in use: one finding for each"},
+    {K::MkeyUnprotected, "mkey_unprotected", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "the site requires M_Keys: ports whose M_Key is 0 or unprotected, one finding per switch kind and one for the "
+     "HCAs"},
+    {K::SmMasters, "sm_masters", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "more than one master subnet manager answers"},
+    {K::SmOutsidePolicy, "sm_outside_policy", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "a subnet manager answers on a host that is not one of the site's SM hosts"},
+    {K::SmEqualPriority, "sm_equal_priority", S::Warning, false, C::None, S::Warning, false, M::Errors,
+     "a standby subnet manager has its master's priority: they fight over mastership when the master restarts"},
+    {K::SmDefaultKey, "sm_default_key", S::Warning, false, C::None, S::Warning, false, M::Errors,
+     "subnet managers whose SM_Key is left at 0 (one finding)"},
+    {K::SmList, "sm_list", S::Info, false, C::None, S::Warning, false, M::Errors,
+     "every subnet manager that answered, with its GUID, host, priority and state"},
+    {K::MtuLow, "mtu_low", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "links whose active MTU is below the site's (warning: below what both ends support), one finding per tier pair "
+     "and MTU"},
+    {K::VlsMixed, "vls_mixed", S::Warning, false, C::None, S::Warning, false, M::Errors,
+     "ports of one tier run different numbers of operational VLs (one finding per tier)"},
     {K::Errors, "errors", S::Error, true, C::None, S::Warning, false, M::Errors,
      "an error counter above its threshold (with a baseline: its rise since)"},
     {K::Saturated, "saturated", S::Warning, true, C::None, S::Warning, false, M::Errors,
@@ -189,6 +219,9 @@ constexpr FindingKindInfo kCatalogue[] = {
      "the master subnet manager that answered before stage 1 no longer does"},
     {K::DrainLimit, "drain_limit", S::Error, true, C::None, S::Warning, false, M::Errors,
      "more hosts would drain than --max-drain allows: none are drained"},
+    {K::SlowdownOverLimit, "slowdown_over_limit", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "the fabric as measured slows a collective at a job size past --max-slowdown: the no-go, with the costliest "
+     "repairs (docs/price.md)"},
     {K::Systemic, "systemic", S::Critical, false, C::None, S::Warning, false, M::Errors,
      "most cables of one scope differ the same way: one finding, at its cables' severity"},
 };

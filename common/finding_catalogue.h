@@ -31,6 +31,19 @@ enum class FindingKind {
   NoSm,
   Unreached,
   Split,
+  // fabric audit (audit/)
+  PkeyForeign,
+  PkeyMissing,
+  PkeyFullNotLimited,
+  PkeyEnforcementOff,
+  MkeyUnprotected,
+  SmMasters,
+  SmOutsidePolicy,
+  SmEqualPriority,
+  SmDefaultKey,
+  SmList,
+  MtuLow,
+  VlsMixed,
   // counters (counters/)
   Errors,
   Saturated,
@@ -108,6 +121,8 @@ enum class FindingKind {
   SwitchBounced,
   SmLost,
   DrainLimit,
+  // the pricing (price/)
+  SlowdownOverLimit,
   Systemic,
 };
 

@@ -1,11 +1,15 @@
 #include "burn/verbs/port_info.h"
 
 #include <arpa/inet.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "common/error.h"
 #include "topo/link_rate.h"
@@ -165,8 +169,31 @@ PortInfo query_port_info(const rdma::Context& context, uint8_t port, const Verbs
     if (!info.roce) info.port_guid = be64toh(valid.front().gid.global.interface_id);
   }
 
+  if (const auto& wanted = settings.path.pkey) {
+    // The partition's entry, full membership first: a rank in it talks to its limited peers too.
+    std::optional<int> found;
+    for (int i = 0; i < attr.pkey_tbl_len; ++i) {
+      __be16 k = 0;
+      if (api.query_pkey(context.get(), port, i, &k) != 0) continue;
+      const uint16_t key = be16toh(k);
+      if ((key & 0x7FFF) != (*wanted & 0x7FFF)) continue;
+      if (!found || (key & 0x8000)) found = i;
+      if (key & 0x8000) break;
+    }
+    if (!found) {
+      char host[256] = {};
+      ::gethostname(host, sizeof host - 1);
+      throw EnvironmentError(
+          fmt::format("{}: {} is not in partition 0x{:04x} (its P_Key table lacks it): the job "
+                      "would fail at connection set-up; see ibburn topo audit --partitions",
+                      host, info.name(), *wanted & 0x7FFF));
+    }
+    info.pkey_index = *found;
+    return info;
+  }
   // A partition's key: index beyond the table or an invalid key (low 15 bits zero) is refused.
   const int pkey_index = settings.path.pkey_index;
+  info.pkey_index = pkey_index;
   __be16 pkey = 0;
   const std::string knob = "pkey_index=" + std::to_string(pkey_index) + ": ";
   if (pkey_index >= attr.pkey_tbl_len) {

@@ -24,6 +24,7 @@ struct PortInfo {
   ibv_mtu active_mtu = IBV_MTU_1024;
   double rate_gbps = 0;    // data rate (after encoding), 0 when the speed is unknown
   uint64_t port_guid = 0;  // interface id of GID 0: the port GUID on InfiniBand
+  int pkey_index = 0;      // the QPs' P_Key index: the entry for --pkey, else --opt pkey_index
 
   std::string name() const { return device + ":" + std::to_string(port); }
   uint32_t max_msg_sz = 0;  // largest message the port carries (ibv_port_attr), 0 = not said

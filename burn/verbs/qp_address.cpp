@@ -121,10 +121,10 @@ std::optional<std::string> address_mismatch(const PortInfo& local, const FlowAdd
 
 ibv_mtu path_mtu(ibv_mtu a, ibv_mtu b) { return std::min(a, b); }
 
-QpTransition init_transition(uint8_t port, int access, const PathKnobs& path) {
+QpTransition init_transition(uint8_t port, int access, uint16_t pkey_index) {
   QpTransition t;
   t.attr.qp_state = IBV_QPS_INIT;
-  t.attr.pkey_index = static_cast<uint16_t>(path.pkey_index);
+  t.attr.pkey_index = pkey_index;
   t.attr.port_num = port;
   t.attr.qp_access_flags = access;
   t.mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;

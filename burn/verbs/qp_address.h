@@ -54,7 +54,7 @@ struct QpTransition {
   ibv_qp_attr attr{};
   int mask = 0;
 };
-QpTransition init_transition(uint8_t port, int access, const PathKnobs& path);
+QpTransition init_transition(uint8_t port, int access, uint16_t pkey_index);
 QpTransition rtr_transition(const PortInfo& local, const FlowAddress& remote, const QpEndpoint& remote_qp,
                             const PathKnobs& path);
 QpTransition rts_transition(uint32_t psn, const PathKnobs& path);

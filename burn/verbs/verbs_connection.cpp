@@ -71,7 +71,8 @@ VerbsConnection::VerbsConnection(std::shared_ptr<const VerbsDevice> device, cons
     init.cap.max_recv_sge = 1;
     Qp entry{rdma::create_qp(device_->pd, init), SendWindow(settings_.tx_depth, settings_.signal_every)};
     entry.psn = rd() & 0xffffff;
-    QpTransition t = init_transition(port_.port, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, settings_.path);
+    QpTransition t = init_transition(port_.port, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+                                     static_cast<uint16_t>(port_.pkey_index));
     if (int rc = api_.modify_qp(entry.qp.get(), &t.attr, t.mask); rc != 0) {
       rdma::throw_verbs_error("ibv_modify_qp to INIT", rc);
     }

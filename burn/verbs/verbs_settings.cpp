@@ -28,6 +28,21 @@ long long knob(const TransportOptions& o, const std::string& key, long long fall
   return v;
 }
 
+// "0x8001" or "32769": a partition's P_Key (its full-membership bit may be given).
+uint16_t parse_pkey(const std::string& text) {
+  unsigned long v = 0;
+  size_t used = 0;
+  try {
+    v = std::stoul(text, &used, 0);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || v > 0xFFFF || (v & 0x7FFF) == 0 || (v & 0x7FFF) == 0x7FFF)
+    throw InputError("--pkey", 0,
+                     "'" + text + "' is not a partition's P_Key (0x0001 to 0x7ffe, full bit 0x8000 allowed)");
+  return static_cast<uint16_t>(v);
+}
+
 }  // namespace
 
 int default_tx_depth(size_t message_size) {
@@ -55,6 +70,7 @@ VerbsSettings parse_verbs_settings(const TransportOptions& o, int streams) {
   p.sl = static_cast<int>(knob(o, "sl", p.sl, 0, 15));
   p.traffic_class = static_cast<int>(knob(o, "tc", p.traffic_class, 0, 255));
   p.pkey_index = static_cast<int>(knob(o, "pkey_index", p.pkey_index, 0, 65535));
+  if (const auto it = o.extra.find("pkey"); it != o.extra.end()) p.pkey = parse_pkey(it->second);
   // 0 would wait for an ACK forever: a dead peer would never show.
   p.timeout = static_cast<int>(knob(o, "timeout", p.timeout, 1, 31));
   p.retry_cnt = static_cast<int>(knob(o, "retry_cnt", p.retry_cnt, 0, 7));

@@ -21,6 +21,9 @@ struct PathKnobs {
   int sl = 0;             // InfiniBand service level (adaptive routing runs on the AR-enabled SL)
   int traffic_class = 0;  // GRH traffic class: on RoCE v2 DSCP << 2 | ECN, the lossless class
   int pkey_index = 0;     // P_Key table index (checked against the port's table)
+  // --pkey: the partition; each port uses the index of its entry for it (port_info.h), and a
+  // port that lacks it is refused.
+  std::optional<uint16_t> pkey;
   // ACK timeout 4.096 us * 2^18 = 1.07 s per try: a multi-switch fabric under congestion
   // must not read as a dead peer (NCCL uses 20; perftest's 14 suits back-to-back links).
   int timeout = 18;

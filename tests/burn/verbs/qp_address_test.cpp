@@ -113,10 +113,9 @@ TEST(QpAddress, PathKnobsReachTheTransitions) {
   PathKnobs path;
   path.sl = 5;
   path.traffic_class = 106;
-  path.pkey_index = 2;
   path.timeout = 20;
   path.retry_cnt = 4;
-  EXPECT_EQ(init_transition(1, IBV_ACCESS_REMOTE_WRITE, path).attr.pkey_index, 2);
+  EXPECT_EQ(init_transition(1, IBV_ACCESS_REMOTE_WRITE, 2).attr.pkey_index, 2);
   const QpTransition rts = rts_transition(1, path);
   EXPECT_EQ(rts.attr.timeout, 20);
   EXPECT_EQ(rts.attr.retry_cnt, 4);
@@ -193,7 +192,7 @@ TEST(QpAddress, RtsRetriesAndInitAccess) {
   EXPECT_EQ(rts.attr.sq_psn, 0x123u);
   EXPECT_EQ(rts.attr.retry_cnt, 7);
   EXPECT_EQ(rts.attr.rnr_retry, 7);
-  const QpTransition init = init_transition(2, IBV_ACCESS_REMOTE_WRITE, PathKnobs{});
+  const QpTransition init = init_transition(2, IBV_ACCESS_REMOTE_WRITE, 0);
   EXPECT_EQ(init.attr.port_num, 2);
   EXPECT_EQ(init.attr.qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
 }

@@ -61,7 +61,7 @@ class SoftHcaTest : public ::testing::Test {
     return f;
   }
   void connect(Host& from, Host& to) {
-    ASSERT_EQ(modify(from, init_transition(1, IBV_ACCESS_REMOTE_WRITE, PathKnobs{})), 0);
+    ASSERT_EQ(modify(from, init_transition(1, IBV_ACCESS_REMOTE_WRITE, 0)), 0);
     const FlowAddress peer = address_of(to);
     ASSERT_EQ(modify(from, rtr_transition(from.port, peer, peer.qps[0], PathKnobs{})), 0);
     ASSERT_EQ(modify(from, rts_transition(0, PathKnobs{})), 0);
@@ -94,7 +94,7 @@ TEST_F(SoftHcaTest, QpStateMachineRejectsSkippedStates) {
   EXPECT_NE(modify(a_, rtr_transition(a_.port, peer, peer.qps[0], PathKnobs{})), 0);  // RESET -> RTR
   EXPECT_NE(modify(a_, rts_transition(0, PathKnobs{})), 0);                           // RESET -> RTS
   EXPECT_EQ(write(a_, b_, 0, 8, b_.mr->rkey), EINVAL);                                // post before RTS
-  EXPECT_EQ(modify(a_, init_transition(1, IBV_ACCESS_REMOTE_WRITE, PathKnobs{})), 0);
+  EXPECT_EQ(modify(a_, init_transition(1, IBV_ACCESS_REMOTE_WRITE, 0)), 0);
   EXPECT_NE(modify(a_, rts_transition(0, PathKnobs{})), 0);  // INIT -> RTS
   EXPECT_EQ(modify(a_, rtr_transition(a_.port, peer, peer.qps[0], PathKnobs{})), 0);
   EXPECT_EQ(modify(a_, rts_transition(0, PathKnobs{})), 0);

@@ -72,7 +72,7 @@ std::string refusal(Hosts& h, const TransportOptions& o) {
   try {
     h.transport("soft0:1", o);
     return "accepted";
-  } catch (const InputError& e) {
+  } catch (const Error& e) {  // bad input, or a port the run cannot use
     return e.what();
   }
 }
@@ -187,6 +187,24 @@ TEST(VerbsPath, PkeyIndexMustHoldAKey) {
             std::string::npos);
   EXPECT_NE(refusal(h, knobs({{"pkey_index", "2"}})).find("pkey_index=2: soft0:1 has 2 P_Key entries"),
             std::string::npos);
+}
+
+// --pkey: each port uses its own index for the partition (full first); a port without it is
+// refused at start, naming the host and the partition.
+TEST(VerbsPath, APkeyIsLookedUpInEachPortsTable) {
+  SoftPort a{.lid = 1}, b{.lid = 2};
+  a.pkeys = {0xffff, 0x0001, 0x8001};  // limited and full: the full one is used
+  b.pkeys = {0xffff, 0x8002, 0x8001};
+  Hosts h(a, b);
+  const TransportOptions o = knobs({{"pkey", "0x8001"}});
+  auto ta = h.transport("soft0:1", o), tb = h.transport("soft1:1", o);
+  Flow f(*ta, *tb);
+  f.run();
+  for (const SoftQpStats& q : qps_of(h.hca, "soft0")) EXPECT_EQ(q.pkey_index, 2);
+  for (const SoftQpStats& q : qps_of(h.hca, "soft1")) EXPECT_EQ(q.pkey_index, 2);
+  const std::string why = refusal(h, knobs({{"pkey", "0x8003"}}));
+  EXPECT_NE(why.find("soft0:1 is not in partition 0x0003"), std::string::npos) << why;
+  EXPECT_NE(refusal(h, knobs({{"pkey", "0x7fff"}})).find("--pkey"), std::string::npos);
 }
 
 TEST(VerbsPath, InfinibandUsesAGrhAcrossSubnets) {
