@@ -3,6 +3,7 @@
 // to act on.
 #include "app/burn_options.h"
 #include "app/command.h"
+#include "audit/audit_command.h"
 #include "run/run_command.h"
 
 namespace ibburn::app {
@@ -46,6 +47,12 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--ibdiagnet", r->ibdiagnet,
                   "an ibdiagnet output taken before the burn: its health joins the verdict");
   cmd->add_option("--ibdiagnet-after", r->ibdiagnet_after, "an ibdiagnet output taken after the burn, read at its end");
+  add_audit_policy_options(*cmd, r->audit);
+  cmd->add_option("--job-sizes", r->job_sizes,
+                  "price findings for jobs of these sizes: numbers of hosts, leaf, pod, all (default: leaf,pod,all)");
+  cmd->add_option("--max-slowdown", r->max_slowdown,
+                  "fail the run when the fabric as measured slows a collective by more (2% or 0.02; default: report "
+                  "only)");
   cmd->add_option("--sim-console", r->sim_console,
                   "sim over a simulated fabric: ibsim's console pipe (default $SIMFABRIC_DIR/console)");
   cmd->callback([c, r, cmd, max_drain] {

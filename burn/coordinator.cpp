@@ -13,6 +13,7 @@
 #include "burn/control_channel.h"
 #include "burn/progress.h"
 #include "burn/results.h"
+#include "burn/ring_pattern.h"
 #include "burn/session.h"
 #include "burn/verdict.h"
 #include "common/exit_codes.h"
@@ -42,7 +43,10 @@ class Coordinator : public StageRunner {
   int run() {
     accept_hellos();
     try {
-      if (auto p = session_.observers_plan(eps_)) plan_ = std::move(*p);
+      if (auto p = session_.observers_plan(eps_))
+        plan_ = std::move(*p);
+      else if (plan_.stages.empty() && o_.plan_file.empty() && o_.pattern == kRingPattern)
+        plan_ = make_ring(eps_, o_.streams);
     } catch (...) {  // bad input (plan, endpoints): release the ranks before saying so
       release_all();
       throw;

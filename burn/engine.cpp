@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "burn/ring_pattern.h"
 #include "burn/control_channel.h"
 #include "burn/control_relay.h"
 #include "burn/coordinator.h"
@@ -251,7 +252,8 @@ Rank0Start prepare_rank0(const BurnOptions& o, const Place& me, LocalStart& loca
   try {
     if (!local.error.empty()) throw Error(kExitInput, local.error);
     r0.input.ranks = me.size;
-    if (!o.plan_from_observer)
+    // The ring is planned once the ranks have said where they are (the coordinator).
+    if (!o.plan_from_observer && (!o.plan_file.empty() || o.pattern != kRingPattern))
       r0.input.plan =
           o.plan_file.empty() ? make_pattern(o.pattern, me.size, o.streams) : load_plan(o.plan_file, me.size);
     // The fabric's side (management datagrams through the host's own port) opens its

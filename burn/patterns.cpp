@@ -63,7 +63,9 @@ Plan make_pattern(const std::string& pattern, int ranks, int streams) {
     if (used == 0 || used != pattern.size() - 6) bad("shift:K needs an integer K, got \"" + pattern + "\"");
     return shift(ranks, k, streams);
   }
-  bad("unknown pattern \"" + pattern + "\" (pairs, shift:K, one-to-one)");
+  if (pattern == "ring")
+    bad("ring is planned from the ranks' hosts and rails once they are known (burn/ring_pattern.h)");
+  bad("unknown pattern \"" + pattern + "\" (pairs, shift:K, one-to-one, ring)");
 }
 
 }  // namespace ibburn::burn

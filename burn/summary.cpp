@@ -226,6 +226,7 @@ json to_json(const BurnSummary& s) {
     if (const auto& a = s.job->allocation)
       j["job"]["allocation"] = {{"source", a->source}, {"hosts", a->hosts}, {"outside", a->outside}};
   }
+  if (s.price) j["price"] = *s.price;
   return j;
 }
 
@@ -288,6 +289,10 @@ BurnSummary summary_from_json(const json& j, const std::string& source) {
                                    a.get<std::vector<std::string>>("outside")};
     }
     s.job = std::move(r);
+  }
+  if (j.contains("price")) {
+    top.object("price");  // an object, or the file is refused
+    s.price = j["price"];
   }
   // Derived, so it cannot be stored apart from what it is derived from; a reader that goes by
   // "state" alone must not see a different run than one that reads the flags.

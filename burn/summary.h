@@ -124,6 +124,9 @@ struct BurnSummary {
   // job's steps; then "verdict" is the whole job's.
   std::optional<std::vector<Finding>> findings;
   std::optional<JobRecord> job;
+  // `ibburn run`: what each finding costs in training time and the go/no-go (price/pricing.h,
+  // docs/price.md), as price::to_json writes it.
+  std::optional<nlohmann::json> price;
 };
 
 // Where the run stands, as summary.json's "state" says: running from the first summary (written

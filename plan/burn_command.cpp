@@ -4,6 +4,7 @@
 #include "common/file_io.h"
 #include "localization/burn_localize.h"
 #include "plan/plan_output.h"
+#include "burn/ring_pattern.h"
 #include "fluid/simulated_burn.h"
 
 namespace ibburn::plan {
@@ -21,8 +22,15 @@ int run_simulated(burn::BurnOptions o, const BurnRouteOptions& r) {
   run.live_fabric = r.routes.fabric.is_live();
   run.endpoints = load_endpoints(r.endpoints, model->fabric).ports;
   const int ranks = static_cast<int>(run.endpoints.size());
-  run.plan =
-      o.plan_file.empty() ? burn::make_pattern(o.pattern, ranks, o.streams) : burn::load_plan(o.plan_file, ranks);
+  if (!o.plan_file.empty()) {
+    run.plan = burn::load_plan(o.plan_file, ranks);
+  } else if (o.pattern == burn::kRingPattern) {
+    std::vector<burn::EndpointInfo> eps;
+    for (const auto& p : run.endpoints) eps.push_back(fluid::simulated_endpoint(model->fabric, *model->cables, p));
+    run.plan = burn::make_ring(eps, o.streams);
+  } else {
+    run.plan = burn::make_pattern(o.pattern, ranks, o.streams);
+  }
   for (const auto& d : r.degrade) routing::parse_degrade(d, model->fabric, *model->cables, run.degrade);
   return fluid::run_simulated_burn(run, o);
 }

@@ -43,9 +43,15 @@ RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& bur
     } catch (const routing::RoutingError&) {
       continue;
     }
+    // The fastest slow flow a cable carried whole bounds its rate from below: its slower ones
+    // were held back elsewhere too (a peer's own slow cable), so the lowest would price one
+    // defect by another's.
     const double ratio = std::clamp(d.gbps / d.expected_gbps, 0.0, 1.0);
     for (auto [e, share] : path)
-      if (share > 0.999) merge_into(out, {{e, ratio}});
+      if (share > 0.999) {
+        auto [it, added] = out.emplace(e, ratio);
+        if (!added) it->second = std::max(it->second, ratio);
+      }
   }
   return out;
 }
@@ -117,6 +123,12 @@ std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, con
     case FindingKind::SlowEndpoint:
     case FindingKind::FailedEndpoint:
     case FindingKind::SuspectEndpoint: {
+      // Its cable at the rate its flows measured through it (measured_rates), else at the
+      // endpoint's lowest.
+      double from_flows = 1;
+      for (routing::EdgeId e : edges)
+        if (auto it = measured.find(e); it != measured.end()) from_flows = std::min(from_flows, it->second);
+      if (from_flows < 1) return at(edges, from_flows, percent(from_flows));
       const auto r =
           details_of<FindingKind::SlowEndpoint, FindingKind::FailedEndpoint, FindingKind::SuspectEndpoint>(f);
       std::optional<double> gbps;

@@ -4,7 +4,8 @@
 // a suspect cable is at the rate of the slow flows that crossed it whole (the burn's flows) or
 // of its data against its equals' (port counters); a link trained below its plan is at the
 // ratio of the two rates; a cable that went down under load, flaps or is down is at 0. A
-// systemic finding is all of its cables at once. Errors that cost no rate, and findings that
+// systemic finding is all of its cables at once. An endpoint's cable is at the rate its slow
+// flows measured through it, else at the endpoint's lowest rate. Errors that cost no rate, and findings that
 // name no cable, are not priced, and say why.
 #include <optional>
 #include <string>
@@ -24,8 +25,9 @@ struct Defect {
   bool in_model = false;
 };
 
-// Each cable direction that a slow flow of the burn crossed whole (a static route), at the
-// lowest Gb/s over expected of those flows; the burn's endpoints give the ranks' ports.
+// Each cable direction that a slow flow of the burn crossed whole (a static route; a host's
+// cable under any routing), at the highest Gb/s over expected of those flows; the burn's
+// endpoints give the ranks' ports.
 RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& burn);
 
 // The defect `f` describes; nullopt with `why` when it is not priced.

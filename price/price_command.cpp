@@ -36,7 +36,12 @@ Subject what_if(const std::string& spec, double fraction, const PriceFabric& fab
   const double f = scale.begin()->second;
   d.what = f <= 0 ? "down" : fmt::format("at {:.0f}%", f * 100);
   s.message = fmt::format("what if {} is {}", port, d.what);
-  const auto& edge = fabric.cables().edge(scale.begin()->first);
+  // The port as given first, then its peer.
+  routing::EdgeId given = scale.begin()->first;
+  const auto node = fabric.fabric().find_name(port.substr(0, port.rfind('[')));
+  for (const auto& [e, x] : scale)
+    if (node && fabric.cables().edge(e).from.node == *node) given = e;
+  const auto& edge = fabric.cables().edge(given);
   const auto& a = fabric.fabric().node(edge.from.node);
   const auto& b = fabric.fabric().node(edge.to.node);
   s.ports = {{a.name, edge.from.port}, {b.name, edge.to.port}};

@@ -26,6 +26,22 @@ bool touches(const PriceFabric& fabric, const RateScale& scale, const std::set<H
   return false;
 }
 
+// The design's rates (the model's, over a defect's scale where the model already runs a cable
+// below its plan), and every defect at once.
+std::pair<std::vector<double>, RateScale> defect_set(const PriceFabric& fabric, const std::vector<Subject>& subjects) {
+  std::vector<double> designed(fabric.cables().size());
+  for (routing::EdgeId e = 0; e < designed.size(); ++e) designed[e] = fabric.cables().edge(e).capacity_gbps;
+  RateScale all;
+  for (const auto& s : subjects) {
+    if (!s.defect) continue;
+    if (s.defect->in_model)
+      for (const auto& [e, x] : s.defect->scale)
+        if (x > 0 && !all.contains(e)) designed[e] /= x;
+    merge_into(all, s.defect->scale);
+  }
+  return {std::move(designed), std::move(all)};
+}
+
 void add_to(Cost& c, double slowdown) {
   if (slowdown > kSlowed) ++c.slowed;
   c.worst = std::max(c.worst, slowdown);
@@ -74,20 +90,11 @@ PriceReport price_subjects(const PriceFabric& fabric, std::vector<Subject> subje
   for (auto& leaf : layout.leaves) std::erase_if(leaf, [&](HostId h) { return drained.contains(h); });
   r.jobs = parse_job_sizes(o.job_sizes, layout, o.option);
 
-  // The design's rates where the model runs a cable below them; all defects at once.
-  std::vector<double> designed(fabric.cables().size());
-  for (routing::EdgeId e = 0; e < designed.size(); ++e) designed[e] = fabric.cables().edge(e).capacity_gbps;
-  RateScale all;
+  auto [designed, all] = defect_set(fabric, subjects);
   for (size_t i = 0; i < subjects.size(); ++i) {
     FindingPrice p;
     p.subject = i;
     p.what = std::move(subjects[i]);
-    if (const auto& d = p.what.defect) {
-      if (d->in_model)
-        for (const auto& [e, s] : d->scale)
-          if (s > 0 && !all.contains(e)) designed[e] /= s;
-      merge_into(all, d->scale);
-    }
     r.findings.push_back(std::move(p));
   }
   StepTimer timer(fabric, std::move(designed));
@@ -138,6 +145,28 @@ PriceReport price_subjects(const PriceFabric& fabric, std::vector<Subject> subje
     return wa->share() > wb->share();
   });
   return r;
+}
+
+RingCheck ring_check(const PriceFabric& fabric, const std::vector<Subject>& subjects, const std::vector<HostId>& order,
+                     double measured_gbps) {
+  auto [designed, all] = defect_set(fabric, subjects);
+  StepTimer timer(fabric, std::move(designed));
+  LoadBuilder builder(fabric);
+  const EdgeLoads loads = collective_loads(fabric, Collective::RingAllReduce, order, builder);
+  RingCheck c;
+  c.hosts = order.size();
+  c.measured_gbps = measured_gbps;
+  const double t0 = timer.unit_time(loads), t = timer.unit_time(loads, &all);
+  c.designed_gbps = t0 > 0 ? 1 / t0 : 0;
+  c.model_gbps = t > 0 && std::isfinite(t) ? 1 / t : 0;
+  return c;
+}
+
+nlohmann::json to_json(const RingCheck& c) {
+  return {{"hosts", c.hosts},
+          {"measured_gbps", c.measured_gbps},
+          {"model_gbps", c.model_gbps},
+          {"designed_gbps", c.designed_gbps}};
 }
 
 namespace {

@@ -80,6 +80,18 @@ struct PriceReport {
 PriceReport price_subjects(const PriceFabric& fabric, std::vector<Subject> subjects, const PriceOptions& options,
                            const std::set<HostId>& drained = {});
 
+// The burn pattern `ring` beside the model (burn/ring_pattern.h): the ring's step over these
+// hosts in its order, the slowest flow's rate, as the burn measured it, as the model gives it
+// with every priced defect, and as designed. In the simulator the burn is the fluid model, so
+// the two agree by construction; on hardware this checks the model against the fabric.
+struct RingCheck {
+  size_t hosts = 0;
+  double measured_gbps = 0, model_gbps = 0, designed_gbps = 0;
+};
+RingCheck ring_check(const PriceFabric& fabric, const std::vector<Subject>& subjects, const std::vector<HostId>& order,
+                     double measured_gbps);
+nlohmann::json to_json(const RingCheck& c);
+
 // "ring all-reduce, 512 hosts: 1.33x in 12% of placements"; "... cannot run" when a job has no path.
 std::string cost_text(const Cost& c);
 // "1.33x", "cannot run".

@@ -32,14 +32,37 @@ std::string systemic_list(const std::vector<Finding>& findings) {
       n, rows);
 }
 
+// The go/no-go and the three costliest repairs, from summary.json's "price" (docs/price.md).
+std::string price_lead(const nlohmann::json& price) {
+  std::string out = "<h2>What the findings cost</h2>";
+  if (!price.value("max_slowdown", nlohmann::json()).is_null()) {
+    const bool go = price.value("go", true);
+    out += fmt::format("<p id=\"go-no-go\" class=\"{}\"><b>{}</b> (limit {:.2f}x slower than designed)</p>",
+                       go ? "pass" : "fail", go ? "GO" : "NO-GO", 1 + price["max_slowdown"].get<double>());
+    for (const auto& n : price.value("no_go", nlohmann::json::array()))
+      out += "<p class=\"note\">" + html_escape(n.get<std::string>()) + "</p>";
+  }
+  std::string rows;
+  int shown = 0;
+  for (const auto& f : price.value("findings", nlohmann::json::array())) {
+    if (!f.contains("slowdown") || (f["slowdown"].is_number() && f["slowdown"].get<double>() <= 1.0005)) continue;
+    if (++shown > 3) break;
+    rows += fmt::format("<li><b>{}</b> ({}): {}</li>", html_escape(f.value("message", "")),
+                        html_escape(f.value("defect", "")), html_escape(f.value("cost", "")));
+  }
+  out += rows.empty() ? "<p>No finding slows a collective.</p>" : "<ol id=\"costliest\">" + rows + "</ol>";
+  return out;
+}
+
 std::string drain_list(const DrainList& drain) {
   std::string out = fmt::format("<h2>Hosts to drain ({})</h2>", drain.hosts.size());
   for (const auto& note : drain.notes) out += "<p class=\"note\">" + html_escape(note) + "</p>";
   if (drain.hosts.empty()) return out;
   out += copy_button("drain-text", drain_as_text(drain.hosts));
-  out += "<table id=\"drain-list\"><tr><th>host</th><th>reason</th></tr>";
+  out += "<table id=\"drain-list\"><tr><th>host</th><th>reason</th><th>cost</th></tr>";
   for (const auto& h : drain.hosts)
-    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td></tr>", html_escape(h.host), html_escape(h.reason));
+    out += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td></tr>", html_escape(h.host),
+                       html_escape(h.reason), html_escape(h.cost));
   return out + "</table>";
 }
 
@@ -48,22 +71,23 @@ std::string cable_list(const std::vector<CableRow>& cables) {
   if (cables.empty()) return out;
   out += copy_button("cables-text", cables_as_text(cables));
   out +=
-      "<table id=\"cable-list\"><tr><th>cable</th><th>end A</th><th>end B</th><th>action</th><th>module</th>"
-      "<th>evidence</th></tr>";
+      "<table id=\"cable-list\"><tr><th>cable</th><th>end A</th><th>end B</th><th>action</th><th>cost</th>"
+      "<th>module</th><th>evidence</th></tr>";
   for (const auto& c : cables) {
     out += fmt::format(
         "<tr><td class=\"name\">{}</td><td class=\"name\">{}[{}]</td><td class=\"name\">{}[{}]</td>"
-        "<td class=\"action-{}\">{}</td><td>{}</td><td>{}</td></tr>",
+        "<td class=\"action-{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
         html_escape(c.label), html_escape(c.a_node), html_escape(c.a_port), html_escape(c.b_node),
-        html_escape(c.b_port), html_escape(c.action), html_escape(c.action), html_escape(module_text(c)),
-        html_escape(c.evidence));
+        html_escape(c.b_port), html_escape(c.action), html_escape(c.action), html_escape(c.cost),
+        html_escape(module_text(c)), html_escape(c.evidence));
   }
   return out + "</table>";
 }
 }  // namespace
 
 std::string actions_section(const RunData& run, const std::vector<Finding>& findings) {
-  std::string out = systemic_list(findings);
+  std::string out = run.burn && run.burn->price ? price_lead(*run.burn->price) : "";
+  out += systemic_list(findings);
   if (run.drain) out += drain_list(*run.drain);
   if (run.cables) out += cable_list(*run.cables);
   return out.empty() ? "" : "<section id=\"actions\">" + out + "</section>";

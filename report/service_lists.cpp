@@ -18,7 +18,10 @@ DrainList parse_drain(const std::string& text) {
       continue;
     }
     const auto tab = line.find('\t');
-    out.hosts.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
+    DrainRow row{line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1), ""};
+    if (const auto cost = row.reason.find("\tcost: "); cost != std::string::npos)
+      row.cost = row.reason.substr(cost + 7), row.reason.resize(cost);
+    out.hosts.push_back(std::move(row));
   }
   return out;
 }
@@ -49,7 +52,7 @@ std::vector<CableRow> parse_cables_csv(const std::string& text, const std::strin
       return "";
     };
     out.push_back({get({"a_node"}), get({"a_port"}), get({"b_node"}), get({"b_port"}), get({"cable"}), get({"action"}),
-                   get({"evidence"}), get({"a_part"}), get({"b_part"})});
+                   get({"evidence"}), get({"a_part"}), get({"b_part"}), get({"cost"})});
   }
   return out;
 }
@@ -63,7 +66,8 @@ std::string module_text(const CableRow& c) {
 
 std::string drain_as_text(const std::vector<DrainRow>& hosts) {
   std::string out;
-  for (const auto& h : hosts) out += h.host + "\t" + h.reason + "\n";
+  for (const auto& h : hosts)
+    out += h.host + "\t" + h.reason + (h.cost.empty() ? "" : " (costs " + h.cost + ")") + "\n";
   return out;
 }
 
@@ -72,7 +76,8 @@ std::string cables_as_text(const std::vector<CableRow>& cables) {
   for (const auto& c : cables) {
     const std::string module = module_text(c);
     out += (c.label.empty() ? "" : c.label + ": ") + c.a_node + "[" + c.a_port + "] <-> " + c.b_node + "[" + c.b_port +
-           "]: " + c.action + (module.empty() ? "" : " (" + module + ")") + ": " + c.evidence + "\n";
+           "]: " + c.action + (module.empty() ? "" : " (" + module + ")") +
+           (c.cost.empty() ? "" : " [" + c.cost + "]") + ": " + c.evidence + "\n";
   }
   return out;
 }

@@ -10,6 +10,7 @@ namespace ibburn::report {
 
 struct DrainRow {
   std::string host, reason;
+  std::string cost{};  // "<TAB>cost: ..." after the reason, when the run priced it
 };
 
 struct DrainList {
@@ -17,10 +18,12 @@ struct DrainList {
   std::vector<std::string> notes;  // the "# ..." lines (the drain guard's), without the "# "
 };
 
-// Columns a_node, a_port, b_node, b_port, cable, action, evidence; optional a_part, b_part
-// (each end's module as run/health_evidence names it: "VENDOR PN SN SERIAL").
+// Columns a_node, a_port, b_node, b_port, cable, action, evidence; optional cost (what the cable
+// costs the site's jobs, docs/price.md), a_part, b_part (each end's module as
+// run/health_evidence names it: "VENDOR PN SN SERIAL").
 struct CableRow {
   std::string a_node, a_port, b_node, b_port, label, action, evidence, a_part, b_part;
+  std::string cost{};
 };
 
 // The modules as the site orders them: one text when both ends are one part (a copper or

@@ -24,7 +24,10 @@
 #include "localization/suspect_cable_details.h"
 #include "plan/plan_output.h"
 #include "planner/planner.h"
+#include "burn/ring_pattern.h"
 #include "fluid/simulated_burn.h"
+#include "price/pricing.h"
+#include "price/price_command.h"
 #include "report/history.h"
 #include "report/report_command.h"
 #include "report/run_data.h"
@@ -38,7 +41,7 @@
 #include "run/modelled_counters.h"
 #include "run/service_actions.h"
 #include "run/sim_counters.h"
-#include "run/slurm_scontrol.h"
+#include "slurm/scontrol.h"
 #include "run/sm_watch.h"
 #include "run/topology_change.h"
 #include "wiring/cable_scopes.h"
@@ -55,6 +58,13 @@ namespace fs = std::filesystem;
 constexpr std::chrono::milliseconds kLinkStatePollInterval{1000};
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// drain.txt's hosts as Slurm drains them.
+std::vector<slurm::Drain> slurm_drains(const std::vector<DrainEntry>& hosts) {
+  std::vector<slurm::Drain> out;
+  for (const auto& h : hosts) out.push_back({h.host, h.reason});
+  return out;
+}
 
 // A fabric in parts: burning what the vantage point sees would certify a fraction of it.
 bool stops_the_job(const Finding& f) { return info(f.kind).stops_job; }
@@ -75,6 +85,7 @@ class Job : public burn::SessionObserver {
     rules_.max_symbol_ber = o_.max_symbol_ber;
     if (!o_.thresholds.empty()) rules_.counts = counters::Thresholds::load(o_.thresholds);
     if (!o_.ibdiagnet.empty()) health_step(o_.ibdiagnet, "before");
+    const audit::AuditPolicy policy = audit::load_policy(o_.audit);
 
     auto t0 = Clock::now();
     say("topo: " + std::string(o_.routes.routes.fabric.is_live() ? "discovering the fabric" : "loading the fabric"));
@@ -89,6 +100,7 @@ class Job : public burn::SessionObserver {
     scopes_ = wiring_ ? wiring::cable_scopes(*wiring_) : wiring::cable_scopes(fabric);
     for (const auto& f : topo_findings_)
       if (stops_the_job(f) && !o_.burn_anyway) stop(f);
+    if (!o_.audit.partitions.empty()) audit_step(fabric, source, policy);
 
     t0 = Clock::now();
     model_ = routing::make_route_model(std::move(fabric), o_.routes.routes);
@@ -117,6 +129,13 @@ class Job : public burn::SessionObserver {
     if (!o_.allocation.empty()) allocate();
     given_guids_ = plan::given_port_guids(endpoints_, model_->fabric);
     localizer_ = std::make_unique<localization::RouteExplainer>(model_, o_.routes.probes, given_guids_);
+    // The pricing's view of the fabric, and its job sizes checked before any traffic.
+    price_options_.job_sizes = o_.job_sizes;
+    if (!o_.max_slowdown.empty())
+      price_options_.max_slowdown = price::parse_slowdown_limit(o_.max_slowdown, "--max-slowdown");
+    price_fabric_ = std::make_unique<price::PriceFabric>(model_->fabric, *model_->cables, *model_->router,
+                                                         o_.routes.routes.routing == "adaptive");
+    price::parse_job_sizes(o_.job_sizes, price::slurm_layout(*price_fabric_), "--job-sizes");
   }
 
   // Sim: ranks are HCA ports. Step 4 for it.
@@ -181,7 +200,7 @@ class Job : public burn::SessionObserver {
                                    missing.front()));
     std::vector<topo::PortEnd> eps_ports;
     for (const auto& p : ports_by_rank_) eps_ports.push_back(*p);
-    burn::Plan plan = plan_over(eps_ports);
+    burn::Plan plan = plan_over(eps_ports, eps);
     step("plan", t0, fmt::format("{} stage(s) for {} ranks", plan.stages.size(), eps.size()));
     return plan;
   }
@@ -263,6 +282,7 @@ class Job : public burn::SessionObserver {
     all.insert(all.end(), s.findings.begin(), s.findings.end());
     if (scope_) all = scope_->within(std::move(all));
     all = group_systemic_causes(std::move(all), scopes_);
+    if (s.doc.complete || s.doc.interrupted) price_findings(s.doc, all);
     sort_worst_first(all);
     s.doc.findings = all;
     burn::JobRecord job;
@@ -302,6 +322,7 @@ class Job : public burn::SessionObserver {
       health_step(o_.ibdiagnet_after, "after");
       add_findings(doc, health_.after_burn());
     }
+    if (!price_step_.name.empty()) steps_.push_back(price_step_);
     doc.job->outcome = burn::to_string(burn::run_state(doc));
     doc.job->steps = steps_;
     const GuardedDrain drain = write_lists(doc);
@@ -317,10 +338,16 @@ class Job : public burn::SessionObserver {
     const burn::RunOutcome outcome = burn::run_outcome(doc);
     const bool finished = outcome != burn::RunOutcome::Incomplete;
     if (o_.slurm.any())
-      apply_slurm_actions(o_.slurm, drain.drain,
-                          finished ? passed_hosts(job_hosts(doc, host_of_hca_), drain) : std::vector<std::string>{},
-                          dir_ + "/slurm.jsonl", std::cerr);
+      slurm::apply_slurm_actions(
+          o_.slurm, slurm_drains(drain.drain),
+          finished ? passed_hosts(job_hosts(doc, host_of_hca_), drain) : std::vector<std::string>{},
+          dir_ + "/slurm.jsonl", std::cerr);
     print_changes(doc);
+    if (price_) price::print_price(std::cerr, *price_, 3);
+    if (ring_check_)
+      std::cerr << fmt::format(
+          "run: ring step: the slowest flow measured {:.1f} Gb/s, the model gives {:.1f} (designed {:.1f})\n",
+          ring_check_->measured_gbps, ring_check_->model_gbps, ring_check_->designed_gbps);
     std::cerr << fmt::format("run: {}: {} finding(s), {} host(s) in drain.txt, outputs in {}\n",
                              burn::headline(outcome), doc.findings ? doc.findings->size() : 0, drain.drain.size(),
                              dir_);
@@ -329,9 +356,17 @@ class Job : public burn::SessionObserver {
   }
 
  private:
-  burn::Plan plan_over(const std::vector<topo::PortEnd>& endpoints) const {
+  // `eps`: the ranks' endpoints (the sim's are made from the fabric), for the ring pattern.
+  burn::Plan plan_over(const std::vector<topo::PortEnd>& endpoints, std::vector<burn::EndpointInfo> eps = {}) {
     const int ranks = static_cast<int>(endpoints.size());
     if (!o_.burn.plan_file.empty()) return burn::load_plan(o_.burn.plan_file, ranks);
+    if (o_.burn.pattern == burn::kRingPattern) {
+      if (eps.empty())
+        for (const auto& p : endpoints) eps.push_back(fluid::simulated_endpoint(model_->fabric, *model_->cables, p));
+      ring_hosts_ = burn::ring_hosts(eps);
+      say("plan: the ring pattern: each rail's ring step over " + std::to_string(ring_hosts_.size()) + " hosts");
+      return burn::make_ring(eps, o_.burn.streams);
+    }
     planner::PlanResult r = planner::make_plan(model_->fabric, *model_->cables, *model_->router, endpoints, {});
     for (const auto& n : r.notes) say("plan: " + n);
     return plan::to_burn_plan(r, "ibburn run");
@@ -379,10 +414,10 @@ class Job : public burn::SessionObserver {
         o_.allocation, o_.allocation.starts_with("@") ? read_file(o_.allocation.substr(1)) : std::string());
     Allocation a;
     if (request.from_slurm) {
-      const SlurmJob job = read_slurm_job();
+      const slurm::SlurmJob job = slurm::read_slurm_job();
       const auto node_map = o_.slurm.node_map.empty()
                                 ? std::map<std::string, std::string>{}
-                                : parse_slurm_node_map(read_file(o_.slurm.node_map), o_.slurm.node_map);
+                                : slurm::parse_slurm_node_map(read_file(o_.slurm.node_map), o_.slurm.node_map);
       a = allocation_from_slurm(job.allocated, host_list, job.nodes, node_map);
       for (const auto& n : a.nodes_without_host)
         say("allocation: Slurm node " + n + " has no host in the fabric (no HCA's node description names it)");
@@ -421,6 +456,23 @@ class Job : public burn::SessionObserver {
     return out;
   }
 
+  // The fabric's partitions, keys, SMs and MTU against the site's policy, before any traffic;
+  // its findings join the topo check's.
+  void audit_step(const topo::Fabric& fabric, const topo::FabricSource& source, const audit::AuditPolicy& policy) {
+    const auto t0 = Clock::now();
+    if (!source.is_live()) {
+      step("audit", t0, "skipped: the fabric came from files (the audit reads live SMPs)");
+      return;
+    }
+    std::vector<std::string> notes;
+    auto found = audit::audit_fabric(fabric, source.live.mad, policy, notes);
+    for (const auto& n : notes) say("audit: not answered: " + n);
+    print_summary(std::cerr, "run: topo audit", found, 5);
+    step("audit", t0, found.empty() ? "ok" : fmt::format("{} finding(s)", found.size()));
+    topo_findings_.insert(topo_findings_.end(), found.begin(), found.end());
+    write_file_atomic(dir_ + "/topo.json", findings_to_json(topo_findings_).dump(2) + "\n");
+  }
+
   void health_step(const std::string& input, const std::string& when) {
     const auto t0 = Clock::now();
     step("health " + when, t0, health_.judge(input, when));
@@ -435,13 +487,76 @@ class Job : public burn::SessionObserver {
     say(fmt::format("{} ({:.1f} s): {}", name, steps_.back().seconds, outcome));
   }
 
+  // What each finding costs the site's jobs (price/pricing.h), into summary.json's "price" and
+  // the lists' order; past --max-slowdown, the no-go joins the findings. Once the burn has run
+  // to its end (or was stopped): the summaries on the way are not priced.
+  void price_findings(burn::BurnSummary& doc, std::vector<Finding>& all) {
+    const auto t0 = Clock::now();
+    std::optional<price::RingCheck> ring;
+    try {
+      const auto subjects = price::subjects_of(all, *price_fabric_, price::measured_rates(*price_fabric_, doc));
+      price_ = price::price_subjects(*price_fabric_, subjects, price_options_);
+      if (!ring_hosts_.empty()) ring = ring_check(subjects, doc);
+    } catch (const routing::RoutingError& e) {
+      price_step_ = {"price", since(t0), std::string("skipped: ") + e.what()};
+      return;
+    }
+    doc.price = price::to_json(*price_);
+    if (ring) (*doc.price)["ring_check"] = price::to_json(*ring);
+    ring_check_ = ring;
+    costs_ = {};
+    size_t priced = 0;
+    for (const auto& p : price_->findings) {
+      if (!p.defect() || !p.worst()) continue;
+      ++priced;
+      const std::string text = price::cost_text(*p.worst());
+      const auto& ports = p.what.ports;
+      if (ports.size() >= 2) costs_.add(costs_.by_cable, report::cable_name(ports[0], ports[1]), p.slowdown(), text);
+      for (const auto& port : ports)
+        if (auto it = host_of_hca_.find(port.node); it != host_of_hca_.end())
+          costs_.add(costs_.by_host, it->second, p.slowdown(), text);
+    }
+    if (!price_->go()) {
+      Finding f;
+      f.kind = FindingKind::SlowdownOverLimit;
+      f.severity = Severity::Error;
+      f.message = fmt::format("no-go: the fabric as measured is past --max-slowdown {}: {}", o_.max_slowdown,
+                              price_->no_go.front());
+      for (const auto& p : price_->findings)
+        if (p.defect() && p.worst() && p.slowdown() > 1.0005 && f.ports.size() < 6) {
+          f.message += (f.ports.empty() ? "; costliest: " : ", ") + p.what.message;
+          f.ports.insert(f.ports.end(), p.what.ports.begin(),
+                         p.what.ports.begin() + std::min<size_t>(2, p.what.ports.size()));
+        }
+      f.details = {{"no_go", price_->no_go}};
+      all.push_back(std::move(f));
+    }
+    price_step_ = {
+        "price", since(t0),
+        fmt::format("{}: {} of {} finding(s) priced", price_->max_slowdown ? (price_->go() ? "go" : "no-go") : "ok",
+                    priced, price_->findings.size())};
+  }
+
+  // --pattern ring: the slowest flow of its step beside the model's over the same hosts.
+  price::RingCheck ring_check(const std::vector<price::Subject>& subjects, const burn::BurnSummary& doc) const {
+    std::vector<price::HostId> order;
+    for (const auto& h : ring_hosts_)
+      if (auto id = price_fabric_->find_host(h)) order.push_back(*id);
+    double measured = -1;
+    for (const auto& f : doc.flows)
+      if (f.stage == 1) measured = measured < 0 ? f.gbps : std::min(measured, f.gbps);
+    return price::ring_check(*price_fabric_, subjects, order, std::max(0.0, measured));
+  }
+
   // drain.txt and cables.csv, rewritten with every summary: a job that dies keeps them. Past
   // --max-drain nobody is drained and the guard's finding joins the findings (once).
   GuardedDrain write_lists(burn::BurnSummary& doc) const {
     std::vector<Finding>& all = doc.findings ? *doc.findings : doc.findings.emplace();
     auto drain = guard_drain(hosts_to_drain(all, host_of_hca_, doc), o_.max_drain, hosts_in_job(doc, host_of_hca_));
-    write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     auto cables = cables_to_service(all, wiring_ ? &*wiring_ : nullptr, failed_before_);
+    for (auto* hosts : {&drain.drain, &drain.withheld}) order_by_cost(*hosts, costs_);
+    order_by_cost(cables, costs_);
+    write_file_atomic(dir_ + "/drain.txt", drain_text(drain));
     if (model_) health_.name_parts(cables, model_->fabric);
     write_file_atomic(dir_ + "/cables.csv", cables_csv(cables));
     const auto limit_told = [](const Finding& f) { return f.kind == FindingKind::DrainLimit; };
@@ -535,6 +650,13 @@ class Job : public burn::SessionObserver {
   std::vector<double> expected_total_;
   std::vector<burn::JobStep> steps_;
   std::set<std::string> failed_before_;
+  price::PriceOptions price_options_;
+  std::unique_ptr<price::PriceFabric> price_fabric_;
+  std::optional<price::PriceReport> price_;  // once the burn has run to its end
+  burn::JobStep price_step_;
+  std::vector<std::string> ring_hosts_;  // --pattern ring: its hosts in order
+  std::optional<price::RingCheck> ring_check_;
+  ServiceCosts costs_;
   int stage_ = 0;
   Clock::time_point stage_t0_;
   double coverage_;
@@ -545,7 +667,8 @@ class Job : public burn::SessionObserver {
 int run_command(RunOptions o) {
   if (o.coverage < 0 || o.coverage > 1) throw InputError("--coverage", 0, "must be within 0..1");
   install_interrupt_handlers();
-  if (!o.slurm.node_map.empty()) parse_slurm_node_map(read_file(o.slurm.node_map), o.slurm.node_map);  // exit 2 now
+  if (!o.slurm.node_map.empty())
+    slurm::parse_slurm_node_map(read_file(o.slurm.node_map), o.slurm.node_map);  // exit 2 now
   if (o.burn.transport == burn::TransportKind::Sim) {
     auto job = std::make_shared<Job>(o);
     job->prepare();

@@ -9,10 +9,11 @@
 // runs in one process.
 #include <string>
 
+#include "audit/audit_command.h"
 #include "burn/engine.h"
 #include "plan/burn_command.h"
 #include "run/drain_guard.h"
-#include "run/slurm_actions.h"
+#include "slurm/actions.h"
 
 namespace ibburn::run {
 
@@ -25,7 +26,7 @@ struct RunOptions {
   double max_symbol_ber = 1e-12;  // symbol errors per bit received
   double coverage = 0.8;          // share of the expected bytes a loaded cable must show; 0: off
   std::string history;            // SQLite history to record the run in and compare with
-  SlurmOptions slurm;             // --slurm-drain, --slurm-resume, --slurm-node-map (docs/slurm.md)
+  slurm::SlurmOptions slurm;      // --slurm-drain, --slurm-resume, --slurm-node-map (docs/slurm.md)
   // The sim transport's hosts: "slurm" ($SLURM_JOB_NODELIST), "@FILE" or "h1,h2"; empty: every
   // host of --endpoints (an MPI job's hosts are its ranks'). Partial jobs: run/job_scope.h.
   std::string allocation;
@@ -35,6 +36,11 @@ struct RunOptions {
   std::string sim_console;
   // ibdiagnet outputs taken before and after the burn: switch and cable health (run/health_evidence.h).
   std::string ibdiagnet, ibdiagnet_after;
+  // The pricing (docs/price.md): job sizes ("64,512,all"; empty: leaf, pod, all) and the
+  // go/no-go's limit ("2%"; empty: report only).
+  std::string job_sizes, max_slowdown;
+  // The fabric audit before any traffic, when a partitions file is given (docs/audit.md).
+  audit::PolicyOptions audit;
 };
 
 // The exit code: 0 the job passed, 1 findings (or stopped before traffic), 2 bad input,

@@ -111,22 +111,44 @@ std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings,
   return out;
 }
 
+void ServiceCosts::add(std::map<std::string, Cost>& to, const std::string& key, double slowdown,
+                       const std::string& text) {
+  auto [it, added] = to.try_emplace(key, Cost{slowdown, text});
+  if (!added && slowdown > it->second.slowdown) it->second = {slowdown, text};
+}
+
+void order_by_cost(std::vector<DrainEntry>& hosts, const ServiceCosts& costs) {
+  for (auto& h : hosts)
+    if (auto it = costs.by_host.find(h.host); it != costs.by_host.end())
+      h.cost = it->second.text, h.slowdown = it->second.slowdown;
+  std::stable_sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& b) { return a.slowdown > b.slowdown; });
+}
+
+void order_by_cost(std::vector<CableAction>& cables, const ServiceCosts& costs) {
+  for (auto& c : cables)
+    if (auto it = costs.by_cable.find(report::cable_name(c.a, c.b)); it != costs.by_cable.end())
+      c.cost = it->second.text, c.slowdown = it->second.slowdown;
+  std::stable_sort(cables.begin(), cables.end(), [](const auto& a, const auto& b) { return a.slowdown > b.slowdown; });
+}
+
 std::string drain_text(const std::vector<DrainEntry>& hosts) {
+  auto one_line = [](std::string text) {
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    std::replace(text.begin(), text.end(), '\t', ' ');
+    return text;
+  };
   std::string out;
-  for (const auto& h : hosts) {
-    std::string reason = h.reason;
-    std::replace(reason.begin(), reason.end(), '\n', ' ');
-    std::replace(reason.begin(), reason.end(), '\t', ' ');
-    out += h.host + "\t" + reason + "\n";
-  }
+  for (const auto& h : hosts)
+    out += h.host + "\t" + one_line(h.reason) + (h.cost.empty() ? "" : "\tcost: " + one_line(h.cost)) + "\n";
   return out;
 }
 
 std::string cables_csv(const std::vector<CableAction>& cables) {
-  std::string out = "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n";
+  std::string out = "a_node,a_port,b_node,b_port,cable,action,cost,evidence,a_part,b_part\n";
   for (const auto& c : cables)
-    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
-                       csv_field(c.label), c.action, csv_field(c.evidence), csv_field(c.a_part), csv_field(c.b_part));
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.a.node), c.a.port, csv_field(c.b.node), c.b.port,
+                       csv_field(c.label), c.action, csv_field(c.cost), csv_field(c.evidence), csv_field(c.a_part),
+                       csv_field(c.b_part));
   return out;
 }
 

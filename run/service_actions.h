@@ -16,6 +16,10 @@ namespace ibburn::run {
 struct DrainEntry {
   std::string host;
   std::string reason;  // the worst finding about the host, one line
+  // What leaving it in service costs (price/pricing.h): "ring all-reduce, 512 hosts: 1.33x in
+  // 12% of placements"; empty when nothing about it was priced.
+  std::string cost{};
+  double slowdown = 0;
 };
 
 struct CableAction {
@@ -25,7 +29,23 @@ struct CableAction {
   std::string evidence;  // the findings' kinds and messages, "; "-joined
   // Each end's module ("FS OSFP-SR8-800G SN G2430283435") when an ibdiagnet capture named it.
   std::string a_part, b_part;
+  std::string cost{};  // as DrainEntry's
+  double slowdown = 0;
 };
+
+// The priced findings' costs by cable (report::cable_name) and by host: the largest of each.
+struct ServiceCosts {
+  struct Cost {
+    double slowdown = 0;
+    std::string text;
+  };
+  std::map<std::string, Cost> by_cable, by_host;
+  void add(std::map<std::string, Cost>& to, const std::string& key, double slowdown, const std::string& text);
+};
+
+// Costs onto a list, then the list costliest first (the rest keep their order).
+void order_by_cost(std::vector<DrainEntry>& hosts, const ServiceCosts& costs);
+void order_by_cost(std::vector<CableAction>& cables, const ServiceCosts& costs);
 
 // The hosts the burn names by itself (refused by the preflight, lost ranks, endpoints slow or
 // failed on their own, which no cable explains), and hosts of HCAs (node name -> host in
@@ -42,7 +62,8 @@ std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
 std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings, const wiring::Wiring* wiring,
                                            const std::set<std::string>& failed_before);
 
-// drain.txt: "HOST<TAB>REASON" per line. cables.csv: a header, then one quoted CSV row per cable.
+// drain.txt: "HOST<TAB>REASON" per line, "<TAB>cost: COST" after it when priced. cables.csv: a
+// header, then one quoted CSV row per cable.
 std::string drain_text(const std::vector<DrainEntry>& hosts);
 std::string cables_csv(const std::vector<CableAction>& cables);
 

@@ -56,8 +56,11 @@ TEST(Pricing, AHostCableAt25IsPricedAboveAnInterSwitchCableAt25UnderAdaptiveRout
   EXPECT_DOUBLE_EQ(ring_worst(priced(r, "host cable"), "leaf"), 4.0);
   EXPECT_DOUBLE_EQ(ring_worst(priced(r, "uplink"), "all"), 1.0);
   // Of the leaf-sized jobs only the one on host1's leaf is slowed: half of them.
-  for (const auto& c : priced(r, "host cable").costs)
-    if (c.collective == Collective::RingAllReduce && c.job == "leaf") EXPECT_DOUBLE_EQ(c.share(), 0.5);
+  for (const auto& c : priced(r, "host cable").costs) {
+    if (c.collective == Collective::RingAllReduce && c.job == "leaf") {
+      EXPECT_DOUBLE_EQ(c.share(), 0.5);
+    }
+  }
   // The costliest of equal slowdowns is the one that slows the most placements.
   EXPECT_EQ(cost_text(*priced(r, "host cable").worst()), "ring all-reduce, 8 hosts (all): 4.00x in 100% of placements");
 }

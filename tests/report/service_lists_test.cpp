@@ -68,3 +68,22 @@ TEST(ReportServiceLists, BadCablesCsvNamesFileAndLine) {
   }
   EXPECT_THROW(parse_cables_csv("a_node,a_port,b_node,b_port,action\nleaf01,1,spine01\n", "c.csv"), InputError);
 }
+
+// The pricing's cost (docs/price.md): drain.txt's third column and cables.csv's `cost` column.
+TEST(ReportServiceLists, TheCostOfAHostAndOfACable) {
+  const auto d =
+      parse_drain("gpu002\tslow_endpoint: 120 Gb/s\tcost: ring all-reduce, 64 hosts: 3.33x in 1% of placements\n");
+  ASSERT_EQ(d.hosts.size(), 1u);
+  EXPECT_EQ(d.hosts[0].reason, "slow_endpoint: 120 Gb/s");
+  EXPECT_EQ(d.hosts[0].cost, "ring all-reduce, 64 hosts: 3.33x in 1% of placements");
+  EXPECT_EQ(drain_as_text(d.hosts),
+            "gpu002\tslow_endpoint: 120 Gb/s (costs ring all-reduce, 64 hosts: 3.33x in 1% of placements)\n");
+  const auto c = parse_cables_csv(
+      "a_node,a_port,b_node,b_port,cable,action,cost,evidence\n"
+      "\"host001 mlx5_0\",1,\"leaf01\",1,\"C-1\",reseat,\"all-to-all, 8 hosts: 2.00x in 50% of placements\",\"x\"\n",
+      "cables.csv");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].cost, "all-to-all, 8 hosts: 2.00x in 50% of placements");
+  EXPECT_EQ(cables_as_text(c),
+            "C-1: host001 mlx5_0[1] <-> leaf01[1]: reseat [all-to-all, 8 hosts: 2.00x in 50% of placements]: x\n");
+}

@@ -159,7 +159,7 @@ TEST_F(RunSim, CleanFabricPassesWithCoverageFromCounters) {
        {"topo.json", "counters-before.json", "counters-stage-1.json", "report.html", "ibburn.prom", "results.jsonl"})
     EXPECT_TRUE(std::filesystem::exists(out_ + "/" + file)) << file;
   EXPECT_EQ(read(out_ + "/drain.txt"), "");
-  EXPECT_EQ(read(out_ + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
+  EXPECT_EQ(read(out_ + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,cost,evidence,a_part,b_part\n");
 }
 
 TEST_F(RunSim, ErrorsUnderLoadNameBothEndsDrainTheHostAndListTheCables) {
@@ -413,6 +413,91 @@ INSTANTIATE_TEST_SUITE_P(Routings, RunSimHostCable,
                            std::replace(how.begin(), how.end(), '.', '_');
                            return std::string(std::get<0>(param_info.param)) + "_" + how;
                          });
+
+// Pricing (docs/price.md). Under adaptive routing a host cable at 25% slows every ring through
+// its host 4x; an uplink at 25% hands its load to its leaf's other uplinks and costs less.
+TEST_F(RunSim, AHostCableIsPricedAboveAnInterSwitchCableUnderAdaptiveRouting) {
+  auto f = start();
+  // The costliest priced finding whose first port is on `node`.
+  auto priced_on = [&](const std::string& node) {
+    double worst = 0;
+    const nlohmann::json doc = summary();  // kept: a range-for over a temporary's member dangles
+    for (const auto& p : doc["price"]["findings"])
+      if (p.contains("slowdown"))
+        for (const auto& port : p["ports"])
+          if (port["node"] == node) worst = std::max(worst, p["slowdown"].get<double>());
+    return worst;
+  };
+  auto r = run(*f, {"--duration", "2s", "--routing", "adaptive", "--degrade", "host003 mlx5_0[1]=0.25"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const double host = priced_on("host003 mlx5_0");
+  EXPECT_NEAR(host, 4.0, 0.4) << summary()["price"].dump(1);
+  EXPECT_NE(r.err.find("repair 1: host003 mlx5_0[1]"), std::string::npos) << r.err;
+  r = run(*f, {"--duration", "2s", "--routing", "adaptive", "--degrade", "leaf02[5]=0.25"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const double uplink = priced_on("leaf02");
+  EXPECT_GE(uplink, 1.0) << "the uplink is named and priced: " << summary()["price"].dump(1);
+  EXPECT_LT(uplink, host) << summary()["price"].dump(1);
+}
+
+// cables.csv and drain.txt follow the cost, not the names: host003's cable at 25% (4x) comes
+// before host002's at 50% (2x).
+TEST_F(RunSim, TheListsAreInCostOrderWithTheirCost) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "2s", "--max-drain", "2", "--degrade", "host002 mlx5_0[1]=0.5", "--degrade",
+                    "host003 mlx5_0[1]=0.25"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const std::string cables = read(out_ + "/cables.csv");
+  EXPECT_EQ(cables.rfind("a_node,a_port,b_node,b_port,cable,action,cost,", 0), 0u) << cables;
+  const size_t h3 = cables.find("\"host003 mlx5_0\",1,"), h2 = cables.find("\"host002 mlx5_0\",1,");
+  ASSERT_NE(h3, std::string::npos) << cables;
+  ASSERT_NE(h2, std::string::npos) << cables;
+  EXPECT_LT(h3, h2) << cables;
+  EXPECT_NE(cables.find("4.00x", h3), std::string::npos) << cables;
+  EXPECT_NE(cables.find("2.00x", h2), std::string::npos) << cables;
+  const std::string drain = read(out_ + "/drain.txt");
+  EXPECT_EQ(drain.rfind("host003\t", 0), 0u) << drain << summary()["price"]["findings"].dump(1);
+  EXPECT_NE(drain.find("\tcost: ring all-reduce"), std::string::npos) << drain;
+}
+
+TEST_F(RunSim, MaxSlowdownFailsOnASlowHostCableAndPassesACleanFabric) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "1s", "--routing", "adaptive", "--max-slowdown", "2%"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(summary()["price"]["go"].get<bool>());
+  EXPECT_NE(r.err.find("price: GO"), std::string::npos) << r.err;
+  r = run(*f,
+          {"--duration", "1s", "--routing", "adaptive", "--max-slowdown", "2%", "--degrade", "host003 mlx5_0[1]=0.5"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(summary()["price"]["go"].get<bool>());
+  EXPECT_EQ(kinds()["slowdown_over_limit"], 1) << summary()["findings"].dump(1);
+  bool told = false;
+  const nlohmann::json doc = summary();
+  for (const auto& x : doc["findings"])
+    if (x["kind"] == "slowdown_over_limit")
+      told = x["message"].get<std::string>().find("host003 mlx5_0[1]") != std::string::npos;
+  EXPECT_TRUE(told) << summary()["findings"].dump(1);
+  // The same job, its limit above the cable's cost: no no-go (the cable itself still fails it).
+  r = run(*f, {"--duration", "1s", "--routing", "adaptive", "--max-slowdown", "150%", "--degrade",
+               "host003 mlx5_0[1]=0.5"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(summary()["price"]["go"].get<bool>());
+  EXPECT_EQ(kinds().count("slowdown_over_limit"), 0u);
+}
+
+// The ring pattern: its measured step beside the model's. In the simulator the burn is the fluid
+// model, so the two agree by construction (docs/price.md).
+TEST_F(RunSim, TheRingPatternsMeasuredStepIsTheModels) {
+  auto f = start();
+  auto r = run(*f, {"--duration", "1s", "--pattern", "ring", "--degrade", "host003 mlx5_0[1]=0.25"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json c = summary()["price"]["ring_check"];
+  EXPECT_EQ(c["hosts"], 8) << c.dump();
+  EXPECT_NEAR(c["designed_gbps"].get<double>(), 200, 1e-6) << c.dump();
+  EXPECT_NEAR(c["model_gbps"].get<double>(), 50, 1e-6) << c.dump();
+  EXPECT_NEAR(c["measured_gbps"].get<double>(), 50, 2.5) << c.dump();
+  EXPECT_NE(r.err.find("ring step"), std::string::npos) << r.err;
+}
 
 TEST_F(RunSim, TheSubnetManagerKilledMidStageIsOneWarning) {
   auto f = start();

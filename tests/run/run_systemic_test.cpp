@@ -81,7 +81,7 @@ TEST_F(RunSystemic, FabricWideRateIsOneFindingAndDrainsNobody) {
             0u)
       << f["message"];
   EXPECT_EQ(slurp(out_ + "/drain.txt"), "");
-  EXPECT_EQ(slurp(out_ + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,evidence,a_part,b_part\n");
+  EXPECT_EQ(slurp(out_ + "/cables.csv"), "a_node,a_port,b_node,b_port,cable,action,cost,evidence,a_part,b_part\n");
   // topo.json holds the topo check's findings, grouped the same way.
   EXPECT_EQ(nlohmann::json::parse(slurp(out_ + "/topo.json"))["findings"].size(), 1u);
 }
