@@ -19,17 +19,23 @@ void merge_into(RateScale& into, const RateScale& from) {
   }
 }
 
-RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& burn) {
-  RateScale out;
+std::vector<std::optional<topo::PortEnd>> ports_of_ranks(const PriceFabric& fabric,
+                                                         const std::vector<uint64_t>& port_guid_by_rank) {
   const auto by_guid = localization::ports_by_guid(fabric.fabric());
-  std::vector<const topo::PortEnd*> port_of_rank;
-  for (const auto& ep : burn.endpoints) {
-    if (static_cast<size_t>(ep.rank) >= port_of_rank.size()) port_of_rank.resize(ep.rank + 1, nullptr);
-    if (ep.port_guid)
-      if (auto it = by_guid.find(*ep.port_guid); it != by_guid.end()) port_of_rank[ep.rank] = &it->second;
+  std::vector<std::optional<topo::PortEnd>> out;
+  for (uint64_t guid : port_guid_by_rank) {
+    const auto it = by_guid.find(guid);
+    out.push_back(it == by_guid.end() ? std::nullopt : std::optional<topo::PortEnd>(it->second));
   }
-  auto port = [&](int rank) {
-    return rank >= 0 && static_cast<size_t>(rank) < port_of_rank.size() ? port_of_rank[rank] : nullptr;
+  return out;
+}
+
+RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& burn,
+                         const std::vector<std::optional<topo::PortEnd>>& port_of_rank) {
+  RateScale out;
+  auto port = [&](int rank) -> const topo::PortEnd* {
+    if (rank < 0 || static_cast<size_t>(rank) >= port_of_rank.size() || !port_of_rank[rank]) return nullptr;
+    return &*port_of_rank[rank];
   };
   routing::PathShares path;
   for (const auto& d : burn.flows) {

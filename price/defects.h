@@ -27,8 +27,12 @@ struct Defect {
 
 // Each cable direction that a slow flow of the burn crossed whole (a static route; a host's
 // cable under any routing), at the highest Gb/s over expected of those flows; the burn's
-// endpoints give the ranks' ports.
-RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& burn);
+// `port_of_rank` gives the ranks' HCA ports.
+RateScale measured_rates(const PriceFabric& fabric, const burn::BurnSummary& burn,
+                         const std::vector<std::optional<topo::PortEnd>>& port_of_rank);
+// The ranks' ports from their port GUIDs (results.jsonl's endpoints).
+std::vector<std::optional<topo::PortEnd>> ports_of_ranks(const PriceFabric& fabric,
+                                                         const std::vector<uint64_t>& port_guid_by_rank);
 
 // The defect `f` describes; nullopt with `why` when it is not priced.
 std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, const RateScale& measured,

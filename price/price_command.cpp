@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
+#include "localization/burn_localize.h"
 
 namespace ibburn::price {
 
@@ -60,7 +61,8 @@ int price_command(const PriceCommandOptions& o, std::ostream& out) {
   if (!o.results.empty()) {
     const burn::BurnSummary doc = burn::load_summary(o.results + "/summary.json");
     const std::vector<Finding> findings = doc.findings ? *doc.findings : std::vector<Finding>{};
-    subjects = subjects_of(findings, fabric, measured_rates(fabric, doc));
+    const auto ranks = ports_of_ranks(fabric, localization::load_burn_outcome(o.results).port_guid_by_rank);
+    subjects = subjects_of(findings, fabric, measured_rates(fabric, doc, ranks));
   }
   for (const auto& d : o.degrade) subjects.push_back(what_if(d, -1, fabric));
   static const std::regex port_re(R"(^.+\[\d+\]$)");

@@ -306,6 +306,7 @@ class Job : public burn::SessionObserver {
          burn_code == kExitOk         ? "ok"
          : burn_code == kExitFindings ? "findings"
                                       : "exit " + std::to_string(burn_code));
+    if (!price_step_.name.empty()) steps_.push_back(price_step_);  // priced with the burn's last summary
     const std::string summary_path = dir_ + "/summary.json";
     burn::BurnSummary doc = burn::load_summary(summary_path);
     if (!doc.job) doc.job.emplace();
@@ -322,7 +323,6 @@ class Job : public burn::SessionObserver {
       health_step(o_.ibdiagnet_after, "after");
       add_findings(doc, health_.after_burn());
     }
-    if (!price_step_.name.empty()) steps_.push_back(price_step_);
     doc.job->outcome = burn::to_string(burn::run_state(doc));
     doc.job->steps = steps_;
     const GuardedDrain drain = write_lists(doc);
@@ -494,7 +494,8 @@ class Job : public burn::SessionObserver {
     const auto t0 = Clock::now();
     std::optional<price::RingCheck> ring;
     try {
-      const auto subjects = price::subjects_of(all, *price_fabric_, price::measured_rates(*price_fabric_, doc));
+      const auto subjects =
+          price::subjects_of(all, *price_fabric_, price::measured_rates(*price_fabric_, doc, ports_by_rank_));
       price_ = price::price_subjects(*price_fabric_, subjects, price_options_);
       if (!ring_hosts_.empty()) ring = ring_check(subjects, doc);
     } catch (const routing::RoutingError& e) {
