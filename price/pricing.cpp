@@ -207,6 +207,10 @@ nlohmann::json to_json(const PriceReport& r) {
     c["measured"] = time_json(f.measured);
     j["fabric"].push_back(c);
   }
+  j["repairs"] = nlohmann::json::array();
+  for (const FindingPrice* p : r.repairs(3))
+    j["repairs"].push_back(
+        {{"message", p->what.message}, {"defect", p->defect()->what}, {"cost", cost_text(*p->worst())}});
   j["findings"] = nlohmann::json::array();
   for (const auto& p : r.findings) {
     nlohmann::json e{{"kind", p.what.kind}, {"message", p.what.message}};
@@ -226,6 +230,24 @@ nlohmann::json to_json(const PriceReport& r) {
   return j;
 }
 
+std::vector<const FindingPrice*> PriceReport::repairs(size_t top) const {
+  std::vector<const FindingPrice*> out;
+  std::set<std::string> parts;
+  for (const auto& p : findings) {
+    if (out.size() == top) break;
+    if (!p.defect() || p.slowdown() <= kSlowed) continue;
+    const auto& ports = p.what.ports;
+    std::string part = p.what.message;
+    if (ports.size() >= 2) {
+      auto [a, b] = std::minmax(ports[0].node + "[" + std::to_string(ports[0].port) + "]",
+                                ports[1].node + "[" + std::to_string(ports[1].port) + "]");
+      part = a + " " + b;
+    }
+    if (parts.insert(part).second) out.push_back(&p);
+  }
+  return out;
+}
+
 void print_price(std::ostream& os, const PriceReport& r, size_t top) {
   if (r.max_slowdown)
     os << fmt::format("price: {} (limit {:.2f}x slower than designed)\n", r.go() ? "GO" : "NO-GO", 1 + *r.max_slowdown);
@@ -234,11 +256,9 @@ void print_price(std::ostream& os, const PriceReport& r, size_t top) {
     os << fmt::format("  fabric as measured: {}; bus bandwidth {:.0f} of {:.0f} Gb/s\n", cost_text(f.cost),
                       f.measured.busbw_gbps, f.designed.busbw_gbps);
   size_t shown = 0;
-  for (const auto& p : r.findings) {
-    if (!p.defect() || p.slowdown() <= kSlowed || shown == top) continue;
-    ++shown;
-    os << fmt::format("  repair {}: {} ({}): {}\n", shown, p.what.message, p.defect()->what, cost_text(*p.worst()));
-  }
+  for (const FindingPrice* p : r.repairs(top))
+    os << fmt::format("  repair {}: {} ({}): {}\n", ++shown, p->what.message, p->defect()->what,
+                      cost_text(*p->worst()));
   if (shown == 0) os << "  no finding slows a collective\n";
 }
 

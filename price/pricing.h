@@ -74,6 +74,9 @@ struct PriceReport {
   std::optional<double> max_slowdown;
   std::vector<std::string> no_go;  // each collective and size beyond the limit, with why
   bool go() const { return no_go.empty(); }
+  // The `top` costliest repairs that slow something: one per part (a cable's findings, both its
+  // directions and its endpoint's, are one repair), costliest first.
+  std::vector<const FindingPrice*> repairs(size_t top) const;
 };
 
 // `drained`: hosts the scheduler no longer places (a what-if's --drain).

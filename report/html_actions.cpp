@@ -43,13 +43,9 @@ std::string price_lead(const nlohmann::json& price) {
       out += "<p class=\"note\">" + html_escape(n.get<std::string>()) + "</p>";
   }
   std::string rows;
-  int shown = 0;
-  for (const auto& f : price.value("findings", nlohmann::json::array())) {
-    if (!f.contains("slowdown") || (f["slowdown"].is_number() && f["slowdown"].get<double>() <= 1.0005)) continue;
-    if (++shown > 3) break;
+  for (const auto& f : price.value("repairs", nlohmann::json::array()))
     rows += fmt::format("<li><b>{}</b> ({}): {}</li>", html_escape(f.value("message", "")),
                         html_escape(f.value("defect", "")), html_escape(f.value("cost", "")));
-  }
   out += rows.empty() ? "<p>No finding slows a collective.</p>" : "<ol id=\"costliest\">" + rows + "</ol>";
   return out;
 }

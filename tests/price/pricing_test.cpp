@@ -130,3 +130,20 @@ TEST(Pricing, ADrainedHostLeavesThePlacements) {
   EXPECT_EQ(r.hosts, 7u);
   EXPECT_EQ(r.jobs[0].hosts, 7u);
 }
+
+// A cable's findings (its endpoint's, each direction's suspect) are one repair in the lead.
+TEST(Pricing, TheCostliestRepairsAreOnePerPart) {
+  PriceModel m(make_rail_fabric(2, 2, 4, 2), true);
+  Subject a = what_if(m, m.hca_up(1, 0), 0.25, "host1's cable, up");
+  a.ports = {{"host1 mlx5_0", 1}, {"rail0-leaf0", 2}};
+  Subject b = what_if(m, m.cables.reverse(m.hca_up(1, 0)), 0.25, "host1's cable, down");
+  b.ports = {{"rail0-leaf0", 2}, {"host1 mlx5_0", 1}};
+  Subject c = what_if(m, m.hca_up(2, 1), 0.5, "host2's cable");
+  c.ports = {{"host2 mlx5_1", 1}, {"rail1-leaf0", 3}};
+  const PriceReport r = price_subjects(m.fabric, {a, b, c}, {});
+  const auto repairs = r.repairs(3);
+  ASSERT_EQ(repairs.size(), 2u);
+  EXPECT_EQ(repairs[0]->what.message, "host1's cable, up");
+  EXPECT_EQ(repairs[1]->what.message, "host2's cable");
+  EXPECT_EQ(to_json(r)["repairs"].size(), 2u);
+}
