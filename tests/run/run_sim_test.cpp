@@ -499,6 +499,23 @@ TEST_F(RunSim, TheRingPatternsMeasuredStepIsTheModels) {
   EXPECT_NE(r.err.find("ring step"), std::string::npos) << r.err;
 }
 
+// --partitions: the audit runs as a step before any traffic and its findings join the verdict
+// (the fabric's links train at MTU 2048, the policy says 4096).
+TEST_F(RunSim, TheAuditIsAStepBeforeTheBurn) {
+  auto f = start();
+  const std::string parts = write("partitions.conf", "Default=0x7fff : ALL=full ;\n");
+  auto r = run(*f, {"--duration", "1s", "--partitions", parts, "--mtu", "4096"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json s = summary();
+  std::vector<std::string> steps;
+  for (const auto& st : s["job"]["steps"]) steps.push_back(st["name"]);
+  const auto audit = std::find(steps.begin(), steps.end(), "audit");
+  ASSERT_NE(audit, steps.end()) << s["job"].dump(1);
+  EXPECT_LT(audit - steps.begin(), std::find(steps.begin(), steps.end(), "burn") - steps.begin());
+  EXPECT_GE(kinds()["mtu_low"], 1) << s["findings"].dump(1);
+  EXPECT_NE(read(out_ + "/topo.json").find("mtu_low"), std::string::npos);
+}
+
 TEST_F(RunSim, TheSubnetManagerKilledMidStageIsOneWarning) {
   auto f = start();
   auto r = run(*f, {"--fabric", "live", "--duration", "2s", "--probes", "0"}, [&] { f->kill_sm(); });
