@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "audit/audit_capture.h"
 #include "audit/audit_reads.h"
 #include "common/error.h"
 #include "common/file_io.h"
+#include "topo/db_csv.h"
 #include "topo/mad_window.h"
 
 namespace ibburn::audit {
@@ -33,13 +35,25 @@ std::vector<Finding> audit_fabric(const topo::Fabric& fabric, const topo::MadOpt
 }
 
 int audit_command(const AuditCommandOptions& o, std::ostream& out) {
-  if (!o.fabric.is_live())
-    throw InputError("--fabric", 0,
-                     "the audit reads the live fabric's P_Key tables, M_Keys and SMs: give --fabric live");
+  // A capture instead of the live fabric: one ibdiagnet output (its ibdiagnet2.db_csv).
+  std::string capture;
+  if (!o.fabric.is_live()) {
+    if (o.fabric.files.size() == 1) capture = topo::db_csv_file(o.fabric.files[0]);
+    if (capture.empty())
+      throw InputError("--fabric", 0,
+                       "the audit reads P_Key tables, M_Keys and SMs: give --fabric live, or an ibdiagnet output "
+                       "(its directory or ibdiagnet2.db_csv)");
+  }
   const AuditPolicy policy = load_policy(o.policy);  // bad input before the fabric is touched
   const topo::Fabric fabric = o.fabric.load();
   std::vector<std::string> notes;
-  std::vector<Finding> findings = audit_fabric(fabric, o.fabric.live.mad, policy, notes);
+  std::vector<Finding> findings;
+  if (capture.empty()) {
+    findings = audit_fabric(fabric, o.fabric.live.mad, policy, notes);
+  } else {
+    const AuditReads reads = audit_reads_from_capture(topo::parse_db_csv(read_file(capture), capture), fabric);
+    findings = audit(reads.ports, reads.sms, policy);
+  }
   for (const auto& n : notes) out << "audit: not answered: " << n << "\n";
   print_summary(out, "topo audit", findings);
   if (!o.json.empty()) write_file_atomic(o.json, findings_to_json(findings).dump(2) + "\n");

@@ -1,7 +1,8 @@
 #pragma once
 // `ibburn topo audit`: the fabric's configuration and security against the site's intent
 // (docs/audit.md): partitions.conf, the MTU, where subnet managers may run, M_Key protection.
-// Reads the live fabric over Get SMPs only (audit_reads.h), judges it (audit_checks.h), prints
+// Reads the live fabric over Get SMPs only (audit_reads.h), or an ibdiagnet capture
+// (audit_capture.h), judges it (audit_checks.h), prints
 // the findings and writes them with --json. `ibburn run --partitions` runs the same audit
 // before any traffic (audit_fabric).
 #include <iosfwd>
@@ -32,7 +33,7 @@ std::vector<Finding> audit_fabric(const topo::Fabric& fabric, const topo::MadOpt
                                   std::vector<std::string>& notes);
 
 struct AuditCommandOptions {
-  topo::FabricSource fabric;  // must be live
+  topo::FabricSource fabric;  // live, or one ibdiagnet output (audit_capture.h)
   PolicyOptions policy;
   std::string json;  // {"findings": [...]}
 };

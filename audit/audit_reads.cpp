@@ -16,8 +16,9 @@ uint64_t be64(const std::array<uint8_t, topo::kMadDataSize>& d, size_t at) {
   return v;
 }
 
-// Hops from the nearest HCA: HCAs 0, leaves 1, spines 2.
-std::vector<int> tiers(const topo::Fabric& fabric) {
+}  // namespace
+
+std::vector<int> tiers_of(const topo::Fabric& fabric) {
   std::vector<int> tier(fabric.size(), -1);
   std::vector<topo::NodeId> frontier;
   for (topo::NodeId n = 0; n < fabric.size(); ++n)
@@ -32,17 +33,14 @@ std::vector<int> tiers(const topo::Fabric& fabric) {
   return tier;
 }
 
-// A switch's kind for grouping: its model from a Mellanox-style description
-// ("MF0;leaf01:MQM9700/U1" -> "MQM9700"), else its device id.
 std::string switch_kind(const topo::Node& node) {
+  if (node.device_id != 0) return fmt::format("device 0x{:x}", node.device_id);
   const std::string& d = node.description;
   const auto colon = d.rfind(':'), slash = d.rfind('/');
   if (colon != std::string::npos && slash != std::string::npos && slash > colon)
     return d.substr(colon + 1, slash - colon - 1);
-  return fmt::format("device 0x{:x}", node.device_id);
+  return "switches";
 }
-
-}  // namespace
 
 int mtu_bytes(int code) { return code >= 1 && code <= 5 ? 128 << code : 0; }
 
@@ -82,7 +80,7 @@ std::vector<uint16_t> decode_pkey_block(const std::array<uint8_t, topo::kMadData
 
 AuditReads read_audit(const topo::Fabric& fabric, topo::MadWindow& window) {
   AuditReads out;
-  const std::vector<int> tier = tiers(fabric);
+  const std::vector<int> tier = tiers_of(fabric);
   struct Target {
     topo::PortEnd port;
     uint16_t lid;
