@@ -14,6 +14,7 @@ Registrar reg([](CLI::App& root) {
   CLI::App* cmd = root.add_subcommand(
       "price", "Price findings and what-ifs in training time: ring, tree and all-to-all slowdowns per job size");
   add_route_options(*cmd, o->routes);
+  cmd->add_option("--wiring", o->wiring, "the wiring list: names for switches the fabric names generically");
   cmd->add_option("--results", o->results, "a run's directory: price its summary.json's findings");
   cmd->add_option("--degrade", o->degrade, "what if NODE[PORT]=FRACTION: the cable at that share of its rate");
   cmd->add_option("--down", o->down, "what if NODE[PORT]: the cable down");

@@ -199,8 +199,9 @@ class Parser {
                                open_line_));
       if (name.empty() || name == "NONE") continue;
       PartitionMember m;
+      const std::string_view word = name;  // a lambda cannot capture a structured binding before clang 16
       const auto* keyword =
-          std::find_if(std::begin(kKeywords), std::end(kKeywords), [&](const auto& k) { return k.first == name; });
+          std::find_if(std::begin(kKeywords), std::end(kKeywords), [&](const auto& k) { return k.first == word; });
       if (keyword != std::end(kKeywords)) {
         m.kind = keyword->second;
       } else {

@@ -10,6 +10,8 @@
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "localization/burn_localize.h"
+#include "wiring/name_inference.h"
+#include "wiring/wiring.h"
 
 namespace ibburn::price {
 
@@ -55,7 +57,11 @@ Subject what_if(const std::string& spec, double fraction, const PriceFabric& fab
 int price_command(const PriceCommandOptions& o, std::ostream& out) {
   PriceOptions po = o.price;
   if (!o.max_slowdown.empty()) po.max_slowdown = parse_slowdown_limit(o.max_slowdown, "--max-slowdown");
-  const auto model = routing::load_route_model(o.routes);
+  std::optional<wiring::Wiring> plan;
+  if (!o.wiring.empty()) plan = wiring::load_wiring_csv(o.wiring);  // bad input before the fabric is read
+  topo::Fabric loaded = o.routes.fabric.load();
+  if (plan) wiring::name_switches_from_plan(loaded, *plan);
+  const auto model = routing::make_route_model(std::move(loaded), o.routes);
   const PriceFabric fabric(model->fabric, *model->cables, *model->router, o.routes.routing == "adaptive");
   std::vector<Subject> subjects;
   if (!o.results.empty()) {

@@ -13,6 +13,7 @@ namespace ibburn::price {
 
 struct PriceCommandOptions {
   routing::RouteOptions routes;
+  std::string wiring;                // the wiring list: names for switches whose names are generic
   std::string results;               // a run's directory: its summary.json's findings and flows
   std::vector<std::string> degrade;  // what-ifs: NODE[PORT]=FRACTION
   std::vector<std::string> down;     // NODE[PORT]

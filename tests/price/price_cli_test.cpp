@@ -65,6 +65,14 @@ TEST_F(PriceCli, OneOfAHostsFourCablesDownCostsItsRingAThird) {
   EXPECT_TRUE(j["go"].get<bool>());
 }
 
+TEST_F(PriceCli, TheWiringListNamesTheFabricsSwitches) {
+  Ran r = ibburn(price("--wiring " + tmp_.file("f.csv") + " --degrade 'leaf01[9]=0.5'"));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  r = ibburn(price("--wiring " + tmp_.file("nowhere.csv")));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("nowhere.csv"), std::string::npos) << r.err;
+}
+
 TEST_F(PriceCli, BadInputIsExit2NamingTheOption) {
   Ran r = ibburn(price("--job-sizes 1000"));
   EXPECT_EQ(r.code, 2);
