@@ -239,9 +239,10 @@ std::vector<const FindingPrice*> PriceReport::repairs(size_t top) const {
     const auto& ports = p.what.ports;
     std::string part = p.what.message;
     if (ports.size() >= 2) {
-      auto [a, b] = std::minmax(ports[0].node + "[" + std::to_string(ports[0].port) + "]",
-                                ports[1].node + "[" + std::to_string(ports[1].port) + "]");
-      part = a + " " + b;
+      // Named strings: std::minmax of temporaries returns references to destroyed ones.
+      const std::string a = ports[0].node + "[" + std::to_string(ports[0].port) + "]";
+      const std::string b = ports[1].node + "[" + std::to_string(ports[1].port) + "]";
+      part = a < b ? a + " " + b : b + " " + a;
     }
     if (parts.insert(part).second) out.push_back(&p);
   }
