@@ -66,11 +66,11 @@ Token split_token(std::string_view t) {
 }
 
 constexpr std::pair<std::string_view, PartitionMember::Kind> kKeywords[] = {
-    {"ALL", PartitionMember::All},
-    {"ALL_CAS", PartitionMember::AllCas},
-    {"ALL_SWITCHES", PartitionMember::AllSwitches},
-    {"ALL_ROUTERS", PartitionMember::AllRouters},
-    {"SELF", PartitionMember::Self},
+    {"ALL", PartitionMember::Kind::All},
+    {"ALL_CAS", PartitionMember::Kind::AllCas},
+    {"ALL_SWITCHES", PartitionMember::Kind::AllSwitches},
+    {"ALL_ROUTERS", PartitionMember::Kind::AllRouters},
+    {"SELF", PartitionMember::Kind::Self},
 };
 
 // The flags that set the IPoIB broadcast group's parameters: each takes a number.
@@ -210,7 +210,7 @@ class Parser {
           fail(line,
                fmt::format("'{}' is not a port GUID, nor ALL, ALL_CAS, ALL_SWITCHES, ALL_ROUTERS, SELF or NONE", name));
         if (*guid == 0) fail(line, "port GUID 0 names no port");
-        m.kind = PartitionMember::Guid;
+        m.kind = PartitionMember::Kind::Guid;
         m.guid = *guid;
       }
       if (has_flag) {

@@ -17,8 +17,8 @@ enum class Membership { Limited, Full, Both };  // both: a full and a limited en
 const char* to_string(Membership m);            // "limited", "full", "both"
 
 struct PartitionMember {
-  enum Kind { All, AllCas, AllSwitches, AllRouters, Self, Guid };
-  Kind kind = All;
+  enum class Kind { All, AllCas, AllSwitches, AllRouters, Self, Guid };
+  Kind kind = Kind::All;
   uint64_t guid = 0;                            // kind Guid: the port's GUID
   Membership membership = Membership::Limited;  // as written, else its definition's defmember
 };

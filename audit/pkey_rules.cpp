@@ -27,12 +27,12 @@ namespace {
 
 bool selects(const PartitionMember& m, const EndPort& p) {
   switch (m.kind) {
-    case PartitionMember::All: return true;
-    case PartitionMember::AllCas: return p.type == NodeType::Ca;
-    case PartitionMember::AllSwitches: return p.type == NodeType::Switch;
-    case PartitionMember::AllRouters: return p.type == NodeType::Router;
-    case PartitionMember::Self: return p.sm_port;
-    case PartitionMember::Guid: return m.guid == p.port_guid;
+    case PartitionMember::Kind::All: return true;
+    case PartitionMember::Kind::AllCas: return p.type == NodeType::Ca;
+    case PartitionMember::Kind::AllSwitches: return p.type == NodeType::Switch;
+    case PartitionMember::Kind::AllRouters: return p.type == NodeType::Router;
+    case PartitionMember::Kind::Self: return p.sm_port;
+    case PartitionMember::Kind::Guid: return m.guid == p.port_guid;
   }
   return false;
 }
@@ -52,8 +52,8 @@ void apply(Held& h, Membership m, bool allow_both) {
   }
 }
 
-const PartitionMember kDefaultRule[] = {{PartitionMember::All, 0, Membership::Limited},
-                                        {PartitionMember::Self, 0, Membership::Full}};
+const PartitionMember kDefaultRule[] = {{PartitionMember::Kind::All, 0, Membership::Limited},
+                                        {PartitionMember::Kind::Self, 0, Membership::Full}};
 
 }  // namespace
 

@@ -43,7 +43,7 @@ TEST(Partitions, TheTypicalDefaultLine) {
   EXPECT_EQ(p.partitions[0].pkey, 0x7fff);
   EXPECT_EQ(p.partitions[0].line, 1);
   ASSERT_EQ(p.partitions[0].members.size(), 1u);
-  expect_member(p.partitions[0].members[0], PartitionMember::All, 0, Membership::Full);
+  expect_member(p.partitions[0].members[0], PartitionMember::Kind::All, 0, Membership::Full);
 }
 
 // bentwire/ib-pkey-setup writes its P_Keys with the full bit, which is each member's, not the
@@ -58,8 +58,8 @@ TEST(Partitions, RealFileWithFullBitKeys) {
     EXPECT_EQ(p.partitions[i].pkey, want[i].second) << want[i].first;
     EXPECT_EQ(p.partitions[i].line, static_cast<int>(i) + 1);
     ASSERT_EQ(p.partitions[i].members.size(), 2u);
-    expect_member(p.partitions[i].members[0], PartitionMember::All, 0, Membership::Full);
-    expect_member(p.partitions[i].members[1], PartitionMember::Self, 0, Membership::Full);
+    expect_member(p.partitions[i].members[0], PartitionMember::Kind::All, 0, Membership::Full);
+    expect_member(p.partitions[i].members[1], PartitionMember::Kind::Self, 0, Membership::Full);
   }
   EXPECT_EQ(find_partition(p, 0x8001), &p.partitions[1]);  // by the key, either membership
   EXPECT_EQ(find_partition(p, 0x0004), nullptr);
@@ -71,7 +71,7 @@ TEST(Partitions, RealFileWithSpacesAroundEveryDelimiter) {
   EXPECT_EQ(p.partitions[0].name, "Default");
   EXPECT_EQ(p.partitions[0].pkey, 0x7fff);
   ASSERT_EQ(p.partitions[0].members.size(), 1u);
-  expect_member(p.partitions[0].members[0], PartitionMember::All, 0, Membership::Full);
+  expect_member(p.partitions[0].members[0], PartitionMember::Kind::All, 0, Membership::Full);
 }
 
 // opensm's own examples: definitions of one P_Key merged under its first name, a definition's
@@ -86,19 +86,19 @@ TEST(Partitions, OpensmsOwnExamples) {
   EXPECT_EQ(def.pkey, 0x7fff);
   EXPECT_EQ(def.line, 1);
   ASSERT_EQ(def.members.size(), 6u);  // lines 1, 2 and 24 (the mgid lines add no member)
-  expect_member(def.members[0], PartitionMember::All, 0, Membership::Limited);
-  expect_member(def.members[1], PartitionMember::Self, 0, Membership::Full);
-  expect_member(def.members[3], PartitionMember::AllSwitches, 0, Membership::Full);
-  expect_member(def.members[5], PartitionMember::All, 0, Membership::Full);
+  expect_member(def.members[0], PartitionMember::Kind::All, 0, Membership::Limited);
+  expect_member(def.members[1], PartitionMember::Kind::Self, 0, Membership::Full);
+  expect_member(def.members[3], PartitionMember::Kind::AllSwitches, 0, Membership::Full);
+  expect_member(def.members[5], PartitionMember::Kind::All, 0, Membership::Full);
 
   const Partition& fresh = p.partitions[1];
   EXPECT_EQ(fresh.name, "NewPartition");
   EXPECT_EQ(fresh.pkey, 0x0001);
   EXPECT_EQ(fresh.line, 4);
   ASSERT_EQ(fresh.members.size(), 3u);
-  expect_member(fresh.members[0], PartitionMember::Guid, 0x123456, Membership::Full);
-  expect_member(fresh.members[1], PartitionMember::Guid, 0x3456789034, Membership::Limited);  // "=limi"
-  expect_member(fresh.members[2], PartitionMember::Guid, 0x2134af2306, Membership::Limited);
+  expect_member(fresh.members[0], PartitionMember::Kind::Guid, 0x123456, Membership::Full);
+  expect_member(fresh.members[1], PartitionMember::Kind::Guid, 0x3456789034, Membership::Limited);  // "=limi"
+  expect_member(fresh.members[2], PartitionMember::Kind::Guid, 0x2134af2306, Membership::Limited);
 
   const Partition& another = p.partitions[2];
   EXPECT_EQ(another.name, "YetAnotherOne");
@@ -130,8 +130,8 @@ TEST(Partitions, RenderedByQuattor) {
   EXPECT_EQ(p.partitions[0].name, "default");
   EXPECT_EQ(p.partitions[1].pkey, 0x3ff);
   ASSERT_EQ(p.partitions[1].members.size(), 2u);
-  expect_member(p.partitions[1].members[0], PartitionMember::AllSwitches, 0, Membership::Limited);
-  expect_member(p.partitions[1].members[1], PartitionMember::Guid, 0x12345, Membership::Both);
+  expect_member(p.partitions[1].members[0], PartitionMember::Kind::AllSwitches, 0, Membership::Limited);
+  expect_member(p.partitions[1].members[1], PartitionMember::Kind::Guid, 0x12345, Membership::Both);
 }
 
 // openstack-archive/fuel-plugin-mellanox, doc/source/guide.rst: its partitions.conf example
@@ -147,9 +147,9 @@ TEST(Partitions, FromTheFuelMellanoxGuide) {
   ASSERT_EQ(p.partitions.size(), 5u);
   EXPECT_EQ(p.partitions[0].name, "management");
   EXPECT_EQ(p.partitions[0].pkey, 0x7fff);
-  expect_member(p.partitions[0].members[0], PartitionMember::All, 0, Membership::Full);
+  expect_member(p.partitions[0].members[0], PartitionMember::Kind::All, 0, Membership::Full);
   EXPECT_EQ(p.partitions[4].pkey, 0x14);
-  expect_member(p.partitions[4].members[0], PartitionMember::Self, 0, Membership::Full);
+  expect_member(p.partitions[4].members[0], PartitionMember::Kind::Self, 0, Membership::Full);
 }
 
 TEST(Partitions, MembersOverLinesCommentsNoneAndDecimal) {
@@ -166,17 +166,17 @@ TEST(Partitions, MembersOverLinesCommentsNoneAndDecimal) {
   const Partition& storage = p.partitions[0];
   EXPECT_EQ(storage.line, 2);
   ASSERT_EQ(storage.members.size(), 4u);
-  expect_member(storage.members[0], PartitionMember::Guid, 0x0002c9030001a2b3, Membership::Full);
-  expect_member(storage.members[1], PartitionMember::Guid, 0x0002c9030001a2b4, Membership::Both);
-  expect_member(storage.members[2], PartitionMember::AllCas, 0, Membership::Limited);
-  expect_member(storage.members[3], PartitionMember::AllRouters, 0, Membership::Both);
+  expect_member(storage.members[0], PartitionMember::Kind::Guid, 0x0002c9030001a2b3, Membership::Full);
+  expect_member(storage.members[1], PartitionMember::Kind::Guid, 0x0002c9030001a2b4, Membership::Both);
+  expect_member(storage.members[2], PartitionMember::Kind::AllCas, 0, Membership::Limited);
+  expect_member(storage.members[3], PartitionMember::Kind::AllRouters, 0, Membership::Both);
   EXPECT_EQ(p.partitions[1].pkey, 0x0001);  // 32769 = 0x8001
   EXPECT_TRUE(p.partitions[1].members.empty());
   EXPECT_EQ(p.partitions[2].pkey, 5);
   EXPECT_EQ(p.partitions[2].line, 6);
   EXPECT_EQ(p.partitions[3].name, "");  // a P_Key alone
   EXPECT_EQ(p.partitions[3].pkey, 0x0003);
-  expect_member(p.partitions[3].members[0], PartitionMember::Self, 0, Membership::Limited);
+  expect_member(p.partitions[3].members[0], PartitionMember::Kind::Self, 0, Membership::Limited);
 }
 
 // A definition without a P_Key joins the partition of its name, else takes the next key free.
