@@ -6,7 +6,7 @@ namespace ibburn::audit {
 
 AuditReads audit_reads_from_capture(const topo::DbCsv& db, const topo::Fabric& fabric) {
   AuditReads out;
-  const std::vector<int> tier = tiers_of(fabric);
+  const std::vector<int> tier = fabric.tiers();
   // P_Key tables by (node GUID, port): the capture's Membership 1 is full.
   std::map<std::pair<uint64_t, int>, std::vector<uint16_t>> pkeys;
   if (const topo::CsvSection* s = db.find("PKEY")) {

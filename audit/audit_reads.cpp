@@ -18,21 +18,6 @@ uint64_t be64(const std::array<uint8_t, topo::kMadDataSize>& d, size_t at) {
 
 }  // namespace
 
-std::vector<int> tiers_of(const topo::Fabric& fabric) {
-  std::vector<int> tier(fabric.size(), -1);
-  std::vector<topo::NodeId> frontier;
-  for (topo::NodeId n = 0; n < fabric.size(); ++n)
-    if (fabric.node(n).is_ca()) tier[n] = 0, frontier.push_back(n);
-  for (int t = 1; !frontier.empty(); ++t) {
-    std::vector<topo::NodeId> next;
-    for (topo::NodeId n : frontier)
-      for (const auto& p : fabric.node(n).ports)
-        if (p.linked() && tier[p.remote.node] < 0) tier[p.remote.node] = t, next.push_back(p.remote.node);
-    frontier = std::move(next);
-  }
-  return tier;
-}
-
 std::string switch_kind(const topo::Node& node) {
   if (node.device_id != 0) return fmt::format("device 0x{:x}", node.device_id);
   const std::string& d = node.description;
@@ -80,7 +65,7 @@ std::vector<uint16_t> decode_pkey_block(const std::array<uint8_t, topo::kMadData
 
 AuditReads read_audit(const topo::Fabric& fabric, topo::MadWindow& window) {
   AuditReads out;
-  const std::vector<int> tier = tiers_of(fabric);
+  const std::vector<int> tier = fabric.tiers();
   struct Target {
     topo::PortEnd port;
     uint16_t lid;

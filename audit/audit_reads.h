@@ -41,10 +41,8 @@ struct AuditReads {
 
 AuditReads read_audit(const topo::Fabric& fabric, topo::MadWindow& window);
 
-// Hops from the nearest HCA (HCAs 0, leaves 1, ...), and a switch's kind for grouping: its
-// device id (one model answers with several descriptions: "MF0;sw:MQM9700/U1" and "Quantum-2
-// Mellanox Technologies" are both 0xd2f2), else its model from a Mellanox-style description.
-std::vector<int> tiers_of(const topo::Fabric& fabric);
+// A switch's kind for grouping: its device id (one model answers with several descriptions: "MF0;sw:MQM9700/U1" and
+// "Quantum-2 Mellanox Technologies" are both 0xd2f2), else its model from a Mellanox-style description.
 std::string switch_kind(const topo::Node& node);
 
 }  // namespace ibburn::audit

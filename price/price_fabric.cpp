@@ -23,23 +23,9 @@ PriceFabric::PriceFabric(const topo::Fabric& fabric, const routing::CableIndex& 
                          bool adaptive)
     : fabric_(fabric), cables_(cables), router_(router), adaptive_(adaptive) {
   const size_t nn = fabric.size(), ne = cables.size();
-  // Tiers: hops from the nearest HCA.
-  tier_.assign(nn, -1);
-  std::vector<topo::NodeId> frontier;
-  for (topo::NodeId n = 0; n < nn; ++n)
-    if (fabric.node(n).is_ca()) tier_[n] = 0, frontier.push_back(n);
-  std::vector<std::vector<routing::EdgeId>> out(nn);
-  for (routing::EdgeId e = 0; e < ne; ++e) out[cables.edge(e).from.node].push_back(e);
-  for (int t = 1; !frontier.empty(); ++t) {
-    std::vector<topo::NodeId> next;
-    for (topo::NodeId n : frontier)
-      for (routing::EdgeId e : out[n])
-        if (const topo::NodeId m = cables.edge(e).to.node; tier_[m] < 0) tier_[m] = t, next.push_back(m);
-    frontier = std::move(next);
-  }
+  tier_ = fabric.tiers();
 
   // Hosts and rails.
-  std::map<std::string, HostId> host_index;
   std::map<std::string, size_t> rail_index;
   struct Seen {
     HostId host;
@@ -54,7 +40,7 @@ PriceFabric::PriceFabric(const topo::Fabric& fabric, const routing::CableIndex& 
       const topo::PortEnd port{n, p};
       if (!cables.has_out_edge(port)) continue;
       auto [host, rail] = host_and_rail(node, p);
-      auto [it, added] = host_index.emplace(host, static_cast<HostId>(hosts_.size()));
+      auto [it, added] = host_index_.emplace(host, static_cast<HostId>(hosts_.size()));
       if (added) hosts_.push_back({host, {}, topo::kNoNode});
       rail_index.emplace(rail, 0);
       seen.push_back({it->second, rail, port});
@@ -110,9 +96,8 @@ routing::EdgeId PriceFabric::host_edge(HostId h, size_t rail, bool up) const {
 }
 
 std::optional<HostId> PriceFabric::find_host(const std::string& name) const {
-  for (HostId h = 0; h < hosts_.size(); ++h)
-    if (hosts_[h].name == name) return h;
-  return std::nullopt;
+  const auto it = host_index_.find(name);
+  return it == host_index_.end() ? std::nullopt : std::optional<HostId>(it->second);
 }
 
 }  // namespace ibburn::price

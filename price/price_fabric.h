@@ -6,6 +6,7 @@
 // a group's traffic over its cables by their rates; a subnet manager moves a dead cable's
 // routes onto the rest of its group.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,7 @@ class PriceFabric {
   const routing::Router& router_;
   bool adaptive_;
   std::vector<PriceHost> hosts_;
+  std::map<std::string, HostId> host_index_;  // by name
   std::vector<std::string> rails_;
   std::vector<int> tier_;
   std::vector<HostId> host_of_edge_;

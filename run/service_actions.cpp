@@ -117,18 +117,24 @@ void ServiceCosts::add(std::map<std::string, Cost>& to, const std::string& key, 
   if (!added && slowdown > it->second.slowdown) it->second = {slowdown, text};
 }
 
+namespace {
+
+// Each entry's cost by its key, then the costliest first (the unpriced keep their order).
+template <class Entry, class KeyOf>
+void order(std::vector<Entry>& list, const std::map<std::string, ServiceCosts::Cost>& by, KeyOf key_of) {
+  for (auto& e : list)
+    if (auto it = by.find(key_of(e)); it != by.end()) e.cost = it->second.text, e.slowdown = it->second.slowdown;
+  std::stable_sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) { return a.slowdown > b.slowdown; });
+}
+
+}  // namespace
+
 void order_by_cost(std::vector<DrainEntry>& hosts, const ServiceCosts& costs) {
-  for (auto& h : hosts)
-    if (auto it = costs.by_host.find(h.host); it != costs.by_host.end())
-      h.cost = it->second.text, h.slowdown = it->second.slowdown;
-  std::stable_sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& b) { return a.slowdown > b.slowdown; });
+  order(hosts, costs.by_host, [](const DrainEntry& h) { return h.host; });
 }
 
 void order_by_cost(std::vector<CableAction>& cables, const ServiceCosts& costs) {
-  for (auto& c : cables)
-    if (auto it = costs.by_cable.find(report::cable_name(c.a, c.b)); it != costs.by_cable.end())
-      c.cost = it->second.text, c.slowdown = it->second.slowdown;
-  std::stable_sort(cables.begin(), cables.end(), [](const auto& a, const auto& b) { return a.slowdown > b.slowdown; });
+  order(cables, costs.by_cable, [](const CableAction& c) { return report::cable_name(c.a, c.b); });
 }
 
 std::string drain_text(const std::vector<DrainEntry>& hosts) {

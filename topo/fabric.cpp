@@ -135,6 +135,21 @@ size_t Fabric::ca_count() const {
   return std::count_if(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.is_ca(); });
 }
 
+std::vector<int> Fabric::tiers() const {
+  std::vector<int> tier(nodes_.size(), -1);
+  std::vector<NodeId> frontier;
+  for (NodeId n = 0; n < nodes_.size(); ++n)
+    if (nodes_[n].is_ca()) tier[n] = 0, frontier.push_back(n);
+  for (int t = 1; !frontier.empty(); ++t) {
+    std::vector<NodeId> next;
+    for (NodeId n : frontier)
+      for (const Port& p : nodes_[n].ports)
+        if (p.remote.valid() && tier[p.remote.node] < 0) tier[p.remote.node] = t, next.push_back(p.remote.node);
+    frontier = std::move(next);
+  }
+  return tier;
+}
+
 std::vector<std::vector<NodeId>> Fabric::islands() const {
   UnionFind parts(nodes_.size());
   for (NodeId i = 0; i < nodes_.size(); ++i)

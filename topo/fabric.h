@@ -116,6 +116,9 @@ class Fabric {
 
   // Connected components over links; each island is a sorted list of node ids.
   std::vector<std::vector<NodeId>> islands() const;
+  // Each node's hops over links from the nearest CA: CAs 0, leaves 1, spines 2; -1 for a node
+  // no CA reaches.
+  std::vector<int> tiers() const;
 
   // Display name for a port: "name[port]".
   std::string port_name(PortEnd e) const;
