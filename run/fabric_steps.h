@@ -1,0 +1,64 @@
+#pragma once
+// The job's steps over the fabric before any traffic, in the order the job runs them.
+#include "run/job_step.h"
+
+namespace ibburn::run {
+
+// Loads the fabric (fills job.fabric) and, with --wiring, checks it against the list
+// (job.topo_findings, topo.json); the cables' scopes for systemic causes (job.scopes) from
+// the wiring list, else from the fabric.
+class TopoStep : public Step {
+ public:
+  std::string name() const override { return "topo"; }
+  std::string run(JobState& job) override;
+};
+
+// The topo finding that stops the job before any traffic (a split, an island without an SM);
+// nullptr when there is none or --burn-anyway burns regardless.
+const Finding* stopping_cause(const JobState& job);
+
+// The fabric's partitions, keys, SMs and MTU against the site's policy (job.policy) over
+// live SMPs; its findings join the topo check's (job.topo_findings, topo.json).
+class AuditStep : public Step {
+ public:
+  std::string name() const override { return "audit"; }
+  std::string run(JobState& job) override;
+};
+
+// The fabric's routes (job.model takes job.fabric), each HCA's host (job.host_of_hca), and the
+// pricing's view of them (job.price_fabric) with --job-sizes and --max-slowdown checked.
+class RoutesStep : public Step {
+ public:
+  std::string name() const override { return "routes"; }
+  std::string run(JobState& job) override;
+};
+
+// The ranks' candidate ports: --endpoints or every HCA port (job.endpoints), cut to the
+// --allocation's hosts; the localisation over the routes (job.localizer).
+class EndpointsStep : public Step {
+ public:
+  std::string name() const override { return "endpoints"; }
+  std::string run(JobState& job) override;
+};
+
+// Every port's counters before traffic (job.last, counters-before.json, counters.json) and
+// the watches the stages compare with (job.sweeper, job.topology, job.sm). A fabric from
+// files has no counters: skipped.
+class CountersStep : public Step {
+ public:
+  std::string name() const override { return "counters"; }
+  std::string run(JobState& job) override;
+};
+
+// An ibdiagnet capture's switch and cable health ("health before", "health after").
+class HealthStep : public Step {
+ public:
+  HealthStep(std::string input, std::string when) : input_(std::move(input)), when_(std::move(when)) {}
+  std::string name() const override { return "health " + when_; }
+  std::string run(JobState& job) override { return job.health.judge(input_, when_); }
+
+ private:
+  std::string input_, when_;
+};
+
+}  // namespace ibburn::run
