@@ -13,5 +13,12 @@ if ((${#missing[@]})); then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
+  # No daemon a package brings (openssh-server's sshd) starts on this machine: the guests of
+  # scripts/rdma-vm run their own. policy-rc.d is removed again whatever apt does.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e $policy ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee $policy > /dev/null && $sudo chmod +x $policy
+    trap '$sudo rm -f $policy' EXIT
+  fi
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
