@@ -17,7 +17,19 @@ namespace ibburn::host {
 std::vector<Finding> check_all(const HostInventory& inv, const std::vector<Pair>& pairs, const Expectations& e) {
   std::vector<Finding> out;
   auto add = [&](std::vector<Finding> v) { out.insert(out.end(), v.begin(), v.end()); };
-  if (inv.gpus.empty() && inv.hcas.empty())
+  for (const Hca& h : inv.soft_hcas) {
+    std::string ports;
+    for (const HcaPort& p : h.ports)
+      ports += fmt::format("{}port {} {}, {}", ports.empty() ? "" : "; ", p.number, p.state, p.link_layer);
+    out.push_back(Finding{FindingKind::NothingToCheck,
+                          Severity::Info,
+                          fmt::format("{}: a software RDMA device on {} ({}): no PCIe link, firmware or GPU "
+                                      "affinity to check",
+                                      h.name, h.parent, ports.empty() ? "no ports" : ports),
+                          {},
+                          {}});
+  }
+  if (inv.gpus.empty() && inv.hcas.empty() && inv.soft_hcas.empty())
     out.push_back(Finding{FindingKind::NothingToCheck,
                           Severity::Info,
                           "no GPUs (PCI vendor 0x10de, class 0x03) and no HCAs (class/infiniband) under " +

@@ -34,7 +34,9 @@ struct HostReport {
   HostInventory inventory;
   std::vector<Pair> pairing;  // GPU order; the default GPU of each HCA
   std::vector<Finding> findings;
-  bool nothing_to_check() const { return inventory.gpus.empty() && inventory.hcas.empty(); }
+  bool nothing_to_check() const {
+    return inventory.gpus.empty() && inventory.hcas.empty() && inventory.soft_hcas.empty();
+  }
 };
 
 // Pure: pairs and checks an inventory.

@@ -48,6 +48,7 @@ struct Hca {
   std::string fw_ver;
   std::string node_guid;
   std::vector<HcaPort> ports;
+  std::string parent;  // a software device (rdma_rxe, siw): the netdev it runs on; bdf is empty
 };
 
 using rdma::DmaBuf;  // to_string(DmaBuf) is rdma::to_string, found by ADL
@@ -64,6 +65,7 @@ struct HostInventory {
   std::map<std::string, PciFunction> pci;  // by BDF: the GPUs, the HCAs and every bridge above them
   std::vector<Gpu> gpus;
   std::vector<Hca> hcas;
+  std::vector<Hca> soft_hcas;  // no PCI function: no PCIe, firmware or GPU affinity to check
   std::map<std::string, std::string> peer_memory;  // peer-memory module -> version, e.g. nvidia_peermem
   DmaBuf dmabuf = DmaBuf::Unknown;
   std::string dmabuf_note;      // how the dma-buf answer was found, or why not

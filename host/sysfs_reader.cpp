@@ -172,14 +172,19 @@ HostInventory read_inventory(const std::string& root) {
     std::error_code ec2;
     fs::path pci = fs::canonical(e.path() / "device", ec2);
     std::string bdf = pci.filename().string();
-    // Software RDMA devices (rxe, siw) have no PCI function: nothing to check here.
-    if (ec2 || !is_bdf(bdf) || !reader.add_with_path(inv, bdf)) continue;
     Hca h;
     h.name = e.path().filename().string();
-    h.bdf = bdf;
     h.fw_ver = read_sysfs_text(e.path() / "fw_ver").value_or("");
     h.node_guid = read_sysfs_text(e.path() / "node_guid").value_or("");
     h.ports = read_ports(e.path());
+    // Software RDMA devices (rxe, siw) have no PCI function, only the netdev they run on.
+    if (ec2 || !is_bdf(bdf)) {
+      h.parent = read_sysfs_text(e.path() / "parent").value_or("");
+      if (!h.parent.empty()) inv.soft_hcas.push_back(std::move(h));
+      continue;
+    }
+    if (!reader.add_with_path(inv, bdf)) continue;
+    h.bdf = bdf;
     inv.hcas.push_back(std::move(h));
   }
   std::sort(inv.hcas.begin(), inv.hcas.end(), [](const Hca& a, const Hca& b) { return natural_less(a.name, b.name); });

@@ -59,7 +59,7 @@ TEST(Pairing, GreedyNearestFirstAndLeftovers) {
   add(at("0000:1d:00.0", "pci0000:15", {"R", "U", "D3"}, 0));
   add(at("0000:9d:00.0", "pci0000:9a", {"R9", "U9", "D9"}, 1));
   inv.gpus = {{"GPU0", "0000:1b:00.0"}, {"GPU1", "0000:1c:00.0"}};
-  inv.hcas = {{"mlx5_0", "0000:1d:00.0", "", "", {}}, {"mlx5_1", "0000:9d:00.0", "", "", {}}};
+  inv.hcas = {{"mlx5_0", "0000:1d:00.0", "", "", {}, ""}, {"mlx5_1", "0000:9d:00.0", "", "", {}, ""}};
   auto pairs = pair_gpus_with_hcas(inv);
   ASSERT_EQ(pairs.size(), 2u);
   EXPECT_EQ(pairs[0].gpu, "GPU0");

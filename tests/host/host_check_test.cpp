@@ -1,5 +1,6 @@
 // host check on fixture sysfs trees of an 8-GPU / 8-HCA H100 server (sysfs_fixture.h).
 #include "host/host_check.h"
+#include "host/sysfs_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -355,3 +356,32 @@ TEST(HostCheckLive, RealSysfs) {
 }
 
 }  // namespace
+
+// A soft-RoCE host as the kernel shows it (rdma_rxe in the QEMU guests of scripts/rdma-vm):
+// class/infiniband/rxe0 with no PCI function, its netdev in `parent`. Its port is read, an
+// info line names it and what cannot be checked, and nothing is an error.
+TEST(HostCheckSoftDevice, RxeIsNamedNotFaulted) {
+  ibburn::testing::TempDir dir;
+  namespace fs = std::filesystem;
+  const fs::path dev = fs::path(dir.path()) / "class/infiniband/rxe0";
+  fs::create_directories(dev / "ports/1");
+  fs::create_directories(fs::path(dir.path()) / "bus/pci/devices");
+  auto put = [](const fs::path& p, const std::string& text) { std::ofstream(p) << text << "\n"; };
+  put(dev / "parent", "data0");
+  put(dev / "fw_ver", "0.0.0");
+  put(dev / "node_guid", "5054:00ff:fe01:0100");
+  put(dev / "ports/1/state", "4: ACTIVE");
+  put(dev / "ports/1/phys_state", "5: LinkUp");
+  put(dev / "ports/1/rate", "2.5 Gb/sec (1X SDR)");
+  put(dev / "ports/1/link_layer", "Ethernet");
+  HostReport r = evaluate(read_inventory(dir.path()), Expectations{});
+  EXPECT_TRUE(r.inventory.hcas.empty());
+  ASSERT_EQ(r.inventory.soft_hcas.size(), 1u);
+  EXPECT_EQ(r.inventory.soft_hcas[0].parent, "data0");
+  ASSERT_EQ(r.findings.size(), 1u) << to_json(r).dump(2);
+  EXPECT_EQ(r.findings[0].severity, Severity::Info);
+  EXPECT_EQ(r.findings[0].message,
+            "rxe0: a software RDMA device on data0 (port 1 4: ACTIVE, Ethernet): no PCIe link, firmware or GPU "
+            "affinity to check");
+  EXPECT_EQ(exit_code_for(r.findings), kExitOk);
+}
