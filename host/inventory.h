@@ -65,7 +65,7 @@ struct HostInventory {
   std::map<std::string, PciFunction> pci;  // by BDF: the GPUs, the HCAs and every bridge above them
   std::vector<Gpu> gpus;
   std::vector<Hca> hcas;
-  std::vector<Hca> soft_hcas;  // no PCI function: no PCIe, firmware or GPU affinity to check
+  std::vector<Hca> soft_hcas;                      // no PCI function: no PCIe, firmware or GPU affinity to check
   std::map<std::string, std::string> peer_memory;  // peer-memory module -> version, e.g. nvidia_peermem
   DmaBuf dmabuf = DmaBuf::Unknown;
   std::string dmabuf_note;      // how the dma-buf answer was found, or why not
