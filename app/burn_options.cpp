@@ -24,6 +24,11 @@ std::shared_ptr<BurnCli> add_burn_options(CLI::App& cmd) {
   cmd.add_option("--threshold", o->threshold, "pass at this fraction of the expected rate")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1.0));
+  cmd.add_option("--max-retry-rate", o->max_retry_rate,
+                 "packets a port's own counters may count as resent or out of sequence, per packet, before it is a "
+                 "finding")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd.add_flag("--verify", o->verify, "send patterned data and check it at the receiver");
   cmd.add_option("--streams,--qps", o->streams, "TCP streams / RC QPs per flow (plan may override)")
       ->capture_default_str()

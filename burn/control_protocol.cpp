@@ -174,7 +174,8 @@ void from_json(const json& j, Setup& m) {
 }
 
 void to_json(json& j, const Addresses& m) {
-  j = {{"type", "addresses"}, {"stage", m.stage}, {"addrs", texts_json(m.addrs)}, {"failures", texts_json(m.failures)}};
+  j = {{"type", "addresses"}, {"stage", m.stage}, {"addrs", texts_json(m.addrs)}, {"failures", texts_json(m.failures)},
+       {"environment", m.environment}, {"port_counters", m.port_counters}};
 }
 
 void from_json(const json& j, Addresses& m) {
@@ -182,6 +183,8 @@ void from_json(const json& j, Addresses& m) {
   m.stage = f.get<int>("stage");
   m.addrs = flow_texts(f, "addrs");
   m.failures = flow_texts(f, "failures");
+  m.environment = f.get<std::vector<std::uint32_t>>("environment");
+  m.port_counters = f.get<PortCounterValues>("port_counters");
 }
 
 void to_json(json& j, const Connect& m) {
@@ -234,7 +237,7 @@ void from_json(const json& j, Sample& m) {
 void to_json(json& j, const Report& m) {
   json sides = json::array();
   for (const auto& s : m.sides) sides.push_back(to_json(s));
-  j = {{"type", "report"}, {"stage", m.stage}, {"sides", sides}};
+  j = {{"type", "report"}, {"stage", m.stage}, {"sides", sides}, {"port_counters", m.port_counters}};
 }
 
 void from_json(const json& j, Report& m) {
@@ -242,6 +245,7 @@ void from_json(const json& j, Report& m) {
   m.stage = f.get<int>("stage");
   m.sides.clear();
   for (const auto& x : f.objects("sides")) m.sides.push_back(read_side_report(x));
+  m.port_counters = f.get<PortCounterValues>("port_counters");
 }
 
 void to_json(json& j, const Stop& m) { j = {{"type", "stop"}, {"stage", m.stage}}; }

@@ -14,12 +14,13 @@
 //       lost at once, the rank waits for Done. A rank with no Hello within --timeout is lost.
 //   per stage, to the ranks that have a flow in it:
 //                                               0 -> rank       Setup {stage, flows}
-//                                               rank -> 0       Addresses {stage, addrs, failures}
+//                                               rank -> 0       Addresses {stage, addrs, failures, environment,
+//                                                               port_counters}
 //                                               0 -> rank       Connect {stage, peers, reasons}
 //                                               rank -> 0       Connected {stage, failures}
 //                                               0 -> rank       Start {stage, duration_ms}
 //                                               rank -> 0       Sample {stage, seconds, sides}, every second
-//                                               rank -> 0       Report {stage, sides}, at the end
+//                                               rank -> 0       Report {stage, sides, port_counters}, at the end
 //       A rank keeps the stage's connections until its next Setup or Done: rank 0 sends those only
 //       once it has every Report of the stage, so no end is destroyed while its peer still drains.
 //   after the last stage (or when no rank can run): 0 -> all   Done
@@ -105,6 +106,10 @@ struct Addresses {
   int stage = 0;
   FlowTexts addrs;     // flow -> this end's address blob in hex
   FlowTexts failures;  // flow -> why this end could not be created
+  // The failures that are this host's, not the fabric's (EnvironmentError: memory it cannot
+  // pin, a port not ACTIVE): a run where every flow failed so exits 3, not 1.
+  std::vector<std::uint32_t> environment;
+  PortCounterValues port_counters;  // this rank's port before the stage (Transport::port_counters)
 };
 
 struct Connect {
@@ -141,6 +146,7 @@ struct Sample {
 struct Report {
   int stage = 0;
   std::vector<SideReport> sides;
+  PortCounterValues port_counters;  // this rank's port after the stage
 };
 
 struct Stop {

@@ -1,9 +1,11 @@
 #include "burn/coordinator.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -13,6 +15,7 @@
 #include "burn/control_channel.h"
 #include "burn/progress.h"
 #include "burn/results.h"
+#include "burn/port_counters.h"
 #include "burn/ring_pattern.h"
 #include "burn/session.h"
 #include "burn/verdict.h"
@@ -68,13 +71,19 @@ class Coordinator : public StageRunner {
     }
     const Summary s = session_.run();
     release_all();
-    return session_.conclude(s, fmt::format("{} stage(s) run", session_.stages().size()));
+    const int rc = session_.conclude(s, fmt::format("{} stage(s) run", session_.stages().size()));
+    if (rc != kExitFindings || !environment_failure_ || flow_ran_or_failed_otherwise_) return rc;
+    // Every flow failed on its hosts' environment (memory not pinned, a port down): the burn
+    // never reached the fabric, which it must not be read as judging.
+    std::cerr << "ibburn: no flow could run on these hosts; first reason: " << *environment_failure_ << "\n";
+    return kExitEnvironment;
   }
 
   // The ranks lost so far and, mid-stage, the stage in progress from its samples.
   void add_to(SummaryInput& in) const override {
     if (current_) in.stages.push_back(merge_stage(stage_index_, *current_, live_reports(), lost_, true, refused_));
     in.lost = lost_;
+    in.port_counters = port_rise_;
   }
   void add_to(Summary& s) const override { add_host_checks(s); }
 
@@ -383,7 +392,10 @@ class Coordinator : public StageRunner {
     std::set<int> involved;
     for (std::uint32_t id = 0; id < st.flows.size(); ++id) {
       const Flow& f = st.flows[id];
-      if (lost_.count(f.src) || lost_.count(f.dst)) continue;
+      if (lost_.count(f.src) || lost_.count(f.dst)) {
+        flow_ran_or_failed_otherwise_ = true;
+        continue;
+      }
       const FlowSetup setup{id, f.src, f.dst, f.bidirectional, f.streams > 0 ? f.streams : o_.streams};
       for (int r : {f.src, f.dst}) {
         flows_of[r].push_back(setup);
@@ -405,15 +417,22 @@ class Coordinator : public StageRunner {
       };
       std::string a = blob(f.src), b = blob(f.dst);
       if (!a.empty() && !b.empty() && !lost_.count(f.src) && !lost_.count(f.dst)) {
+        flow_ran_or_failed_otherwise_ = true;
         peers[f.src][id] = b;
         peers[f.dst][id] = a;
         continue;
       }
       std::string why;
+      bool environment = false;
       for (int r : {f.src, f.dst})
-        if (auto it = addrs.find(r); it != addrs.end() && it->second.failures.count(id))
+        if (auto it = addrs.find(r); it != addrs.end() && it->second.failures.count(id)) {
           why = it->second.failures.at(id);
+          const auto& env = it->second.environment;
+          environment = std::find(env.begin(), env.end(), id) != env.end();
+        }
       if (why.empty()) why = "set-up failed at the other end";
+      if (environment && !environment_failure_) environment_failure_ = why;
+      if (!environment) flow_ran_or_failed_otherwise_ = true;
       reasons[f.src][id] = why;
       reasons[f.dst][id] = why;
       fail_flow(f, id, why);
@@ -444,7 +463,11 @@ class Coordinator : public StageRunner {
     };
     auto reports = collect<Report>(involved, t0 + o_.duration + o_.timeout, tick);
     std::vector<RankReport> rr;
-    for (const auto& [rank, m] : reports) rr.push_back({rank, m.sides});
+    for (const auto& [rank, m] : reports) {
+      rr.push_back({rank, m.sides});
+      if (auto before = addrs.find(rank); before != addrs.end())
+        add_counters(port_rise_[rank], counter_rise(before->second.port_counters, m.port_counters));
+    }
     for (const auto& r : synthetic_) rr.push_back(r);
     // Ranks lost during this stage keep the samples they sent before they went.
     for (const auto& r : live_reports())
@@ -488,6 +511,9 @@ class Coordinator : public StageRunner {
   std::vector<int> lost_in_pass_;  // not yet printed
   std::map<int, std::map<std::tuple<std::uint32_t, int, bool>, SideReport>> live_;
   std::vector<RankReport> synthetic_;
+  std::map<int, PortCounterValues> port_rise_;       // by rank: its port's counters' rise, stages summed
+  std::optional<std::string> environment_failure_;  // the first flow failed by its hosts' environment
+  bool flow_ran_or_failed_otherwise_ = false;
 };
 
 }  // namespace

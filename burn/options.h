@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "burn/port_counters.h"
 #include "burn/transport_kind.h"
 
 namespace ibburn::burn {
@@ -34,6 +35,7 @@ struct SessionOptions : TrafficOptions {
   std::string out_dir = "burn-results";
   double expect_gbps = 0;
   double threshold = 0.9;
+  double max_retry_rate = kMaxRecoveredPerPacket;  // VerdictOptions::max_recovered_per_packet
   bool quiet = false;  // no per-stage / per-second progress
 };
 

@@ -45,7 +45,7 @@ Summary Session::write_summary(bool complete) {
   in.interrupted = interrupted();
   in.stages = stages_;
   in.endpoints = endpoints_;
-  in.options = {o_.threshold, o_.expect_gbps};
+  in.options = {o_.threshold, o_.expect_gbps, o_.max_retry_rate};
   runner_.add_to(in);
   Summary s = make_summary(in);
   runner_.add_to(s);

@@ -132,6 +132,7 @@ EndpointRecord endpoint_record_from(const JsonFields& f) {
     if (!parsed) f.fail("port_guid", "not a GUID: \"" + *g + "\"");
     e.port_guid = parsed->value;
   }
+  e.port_counters = f.optional<PortCounterValues>("port_counters").value_or(PortCounterValues{});
   return e;
 }
 
@@ -163,6 +164,7 @@ json to_json(const EndpointRecord& r) {
   put(j, "reason", r.reason);
   if (!r.explained_by.empty()) j["explained_by"] = r.explained_by;
   if (r.port_guid) j["port_guid"] = Guid{*r.port_guid}.text();
+  if (!r.port_counters.empty()) j["port_counters"] = r.port_counters;
   return j;
 }
 

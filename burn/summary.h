@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "burn/control_protocol.h"
+#include "burn/port_counters.h"
 #include "common/finding.h"
 #include "common/finding_details.h"
 #include "common/json_fields.h"
@@ -48,6 +49,8 @@ struct EndpointRecord {
   std::optional<std::string> reason;
   std::vector<std::string> explained_by;   // cables the localisation blames for its bad flows
   std::optional<std::uint64_t> port_guid;  // its HCA port, once named on the fabric ("0x..." in JSON)
+  // Its port's kernel counters' rise during the stages (burn/port_counters.h); empty: none read.
+  PortCounterValues port_counters{};
 };
 
 struct LostRankRecord {

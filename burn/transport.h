@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "burn/port_counters.h"
 #include "burn/transport_kind.h"
 
 namespace ibburn::burn {
@@ -124,6 +125,9 @@ class Transport {
   // This rank's endpoint (host filled by the engine when empty).
   virtual EndpointInfo local_endpoint() const = 0;
   virtual std::unique_ptr<Connection> create(const ConnectionSpec& spec) = 0;
+  // The counters the kernel keeps for this rank's port now (burn/port_counters.h); none when
+  // the transport has no port of its own to count.
+  virtual PortCounterValues port_counters() const { return {}; }
 };
 
 // Tcp or Verbs (burn/verbs/, libibverbs loaded through rdma::VerbsApi). Throws Error(kExitInput)

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "common/finding_details.h"
+
 namespace ibburn::burn {
 
 namespace {
@@ -181,6 +183,7 @@ Summary make_summary(const SummaryInput& in) {
     if (e.min_tx_gbps >= 0) r.min_tx_gbps = e.min_tx_gbps;
     if (e.min_rx_gbps >= 0) r.min_rx_gbps = e.min_rx_gbps;
     if (!e.reason.empty()) r.reason = e.reason;
+    if (auto c = in.port_counters.find(e.rank); c != in.port_counters.end()) r.port_counters = c->second;
     doc.endpoints.push_back(r);
     if (e.verdict == Verdict::Slow || e.verdict == Verdict::Failed || e.verdict == Verdict::Suspect) {
       Finding f;
@@ -191,6 +194,28 @@ Summary make_summary(const SummaryInput& in) {
       f.details = to_json(r);
       out.findings.push_back(std::move(f));
     }
+  }
+  // A host port's own counters that say it lost or broke packets: one finding per port (its
+  // ranks say the same).
+  std::set<std::string> ports_told;
+  for (const auto& [rank, rise] : in.port_counters) {
+    const std::string problem = port_counter_problem(rise, in.options.max_recovered_per_packet);
+    if (problem.empty() || !ports_told.insert(endpoint_name(in.endpoints, rank)).second) continue;
+    ErrorsUnderLoadDetails details;
+    for (const auto& [counter, value] : rise)
+      if (value > 0 && counter_class(counter) != CounterClass::Traffic) details.rise[counter] = value;
+    for (const auto& s : in.stages)
+      for (const auto& fl : s.flows)
+        for (const auto& d : fl.directions)
+          if (d.from == rank || d.to == rank) details.seconds = std::max(details.seconds, d.seconds);
+    Finding f;
+    f.kind = FindingKind::ErrorsUnderLoad;
+    f.severity = Severity::Error;
+    f.message = fmt::format("{}: the port's own counters during the burn: {}", endpoint_name(in.endpoints, rank),
+                            problem);
+    f.ports = {endpoint_ref(in.endpoints, rank)};
+    f.details = details;
+    out.findings.push_back(std::move(f));
   }
   for (const auto& [rank, reason] : in.lost) {
     LostRankRecord r{rank, reason, std::nullopt, std::nullopt};

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "burn/results.h"
+#include "burn/port_counters.h"
 #include "burn/summary.h"
 #include "common/finding.h"
 
@@ -23,6 +24,8 @@ namespace ibburn::burn {
 struct VerdictOptions {
   double threshold = 0.9;  // fraction of the expected rate a direction must reach
   double expect_gbps = 0;  // per endpoint; 0 = each port's own rate
+  // A port's own recovered-packet counters per packet above this are a finding (port_counters.h)
+  double max_recovered_per_packet = kMaxRecoveredPerPacket;
 };
 
 struct EndpointVerdict {
@@ -50,6 +53,9 @@ struct SummaryInput {
   std::vector<StageResult> stages;
   std::vector<EndpointInfo> endpoints;  // index = rank
   LostRanks lost;
+  // By rank: the rise of its port's kernel counters over the stages it reported (ranks sharing
+  // a port show the same port); absent for a transport without them.
+  std::map<int, PortCounterValues> port_counters;
   VerdictOptions options;
 };
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "burn/results.h"
+#include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/interrupt.h"
 
@@ -80,7 +81,7 @@ class Worker {
   void setup(const Setup& m) {
     stage_ = m.stage;
     ends_.clear();  // the previous stage's connections: rank 0 has both ends' reports by now
-    Addresses answer{stage_, {}, {}};
+    Addresses answer{stage_, {}, {}, {}, t_.port_counters()};
     for (const auto& flow : m.flows) {
       const auto id = flow.id;
       const int src = flow.src, dst = flow.dst;
@@ -103,6 +104,7 @@ class Worker {
       } catch (const std::exception& e) {
         end.failure = fmt::format("rank {}: {}", rank_, e.what());
         answer.failures[id] = end.failure;
+        if (dynamic_cast<const EnvironmentError*>(&e)) answer.environment.push_back(id);
       }
     }
     ch_.send(answer, soon());
@@ -197,7 +199,7 @@ class Worker {
   }
 
   void report(Clock::time_point t0, Clock::time_point t1, const std::map<std::uint32_t, ConnectionCounters>& at_stop) {
-    Report answer{stage_, {}};
+    Report answer{stage_, {}, {}};
     const double secs = std::chrono::duration<double>(t1 - t0).count();
     for (auto& [id, end] : ends_) {
       std::optional<ConnectionCounters> final_c;
@@ -229,6 +231,7 @@ class Worker {
         answer.sides.push_back(std::move(r));
       }
     }
+    answer.port_counters = t_.port_counters();
     ch_.send(answer, soon());
   }
 

@@ -5,6 +5,7 @@
 #include "burn/rank_binding.h"
 #include "burn/socket_util.h"
 #include "burn/verbs/cpu_affinity.h"
+#include "burn/verbs/kernel_port_counters.h"
 #include "burn/verbs/verbs_connection.h"
 #include "burn/verbs/verbs_transport_factory.h"
 #include "common/error.h"
@@ -62,7 +63,8 @@ class VerbsTransport final : public Transport {
     device_ = std::move(device);
     const PortInfo& p = device_->port;
     std::cerr << "ibburn: rank " << o.rank << " (" << hostname() << ", local rank " << o.local_rank << "): verbs "
-              << p.name() << ", GID " << p.gid_index << " " << gid_type_name(p.gid_type) << " (" << why << ")\n";
+              << p.name() << ", GID " << p.gid_index << " " << gid_type_name(p.gid_type) << ", active MTU "
+              << (128 << static_cast<int>(p.active_mtu)) << " (" << why << ")\n";
 
     const cuda::RegistrationChoice registration = gpu_registration_choice(o.extra);  // validated with host memory too
     const int gpu = options_.gpu = gpu_for(o, device_name);
@@ -92,6 +94,10 @@ class VerbsTransport final : public Transport {
     e.rate_gbps = p.rate_gbps;
     e.gpu = options_.gpu;
     return e;
+  }
+
+  PortCounterValues port_counters() const override {
+    return read_kernel_port_counters(device_->port.device, device_->port.port);
   }
 
   std::unique_ptr<Connection> create(const ConnectionSpec& spec) override {

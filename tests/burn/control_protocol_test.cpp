@@ -26,7 +26,7 @@ std::vector<Message> one_of_each() {
   check.pairing = json::array({{{"gpu", 0}, {"gpu_bdf", "0000:17:00.0"}, {"hca", "mlx5_1"}}});
   hello.host_check = check;
   hello.error = "no active port";
-  Report report{2, {}};
+  Report report{2, {}, {}};
   SideReport side;
   side.flow = 4;
   side.from = 1;
@@ -39,9 +39,10 @@ std::vector<Message> one_of_each() {
   side.mismatches = 2;
   side.failure = "rank 3: peer closed the connection";
   report.sides.push_back(side);
+  report.port_counters = {{"retry_exceeded_err", 3}};
   return {hello,
           Setup{2, {{4, 1, 3, true, 8}, {5, 3, 0, false, 1}}},
-          Addresses{2, {{4, "0a0b"}}, {{5, "rank 3: no memory"}}},
+          Addresses{2, {{4, "0a0b"}}, {{5, "rank 3: no memory"}}, {5}, {{"sent_pkts", 10}, {"rcvd_seq_err", 0}}},
           Connect{2, {{4, "0c0d"}}, {{5, "rank 0: set-up failed"}}},
           Connected{2, {{4, "rank 3: connection refused"}}},
           Start{2, 60000},

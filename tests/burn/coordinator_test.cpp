@@ -84,6 +84,39 @@ TEST_P(Coordinator, LostRankFailsOnlyItsFlowsAndTheRunGoesOn) {
     }
 }
 
+// No flow reached the fabric: the hosts are the problem, not a cable (exit 3, not 1), and the
+// summary still lists every flow with its reason.
+TEST_P(Coordinator, EveryFlowFailedOnItsHostsEnvironmentExitsThree) {
+  ibburn::testing::TempDir dir;
+  ibburn::testing::ThreadJob job{4, two_stages(), {10, 10, 10, 10}, -1, nullptr};
+  job.ranks_per_host = GetParam();
+  job.setup_failure = "ibv_reg_mr of 4194304 bytes failed: Cannot allocate memory; RLIMIT_MEMLOCK is 64 KiB";
+  EXPECT_EQ(ibburn::testing::run_thread_job(job, options(dir.path())), kExitEnvironment);
+  const BurnSummary s = load_summary(dir.file("summary.json"));
+  ASSERT_EQ(s.flows.size(), 8u);
+  for (const auto& f : s.flows) {
+    EXPECT_EQ(f.verdict, Verdict::Failed);
+    EXPECT_NE(f.reason.find("RLIMIT_MEMLOCK is 64 KiB"), std::string::npos) << f.reason;
+  }
+}
+
+// Each rank reads its port's counters at set-up and report: the rise is in its endpoint's
+// record, and an error counter that rose fails the run though every flow was fast.
+TEST_P(Coordinator, APortsOwnErrorCountersRisingIsAFinding) {
+  ibburn::testing::TempDir dir;
+  ibburn::testing::ThreadJob job{4, two_stages(), {10, 10, 10, 10}, -1, nullptr};
+  job.ranks_per_host = GetParam();
+  job.erring_rank = 1;
+  EXPECT_EQ(ibburn::testing::run_thread_job(job, options(dir.path())), kExitFindings);
+  const BurnSummary s = load_summary(dir.file("summary.json"));
+  EXPECT_EQ(s.counts.at("pass"), 8);
+  EXPECT_FALSE(s.pass);
+  ASSERT_EQ(s.endpoints.size(), 4u);
+  EXPECT_EQ(s.endpoints[1].port_counters.at("rcvd_seq_err"), 2u);  // one per stage
+  EXPECT_EQ(s.endpoints[0].port_counters.at("rcvd_seq_err"), 0u);
+  EXPECT_EQ(s.endpoints[0].port_counters.at("sent_pkts"), 200u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Control, Coordinator, ::testing::Values(1, 2), [](const auto& p) {
   return p.param == 1 ? std::string("Direct") : std::string("ThroughHostRelay");
 });

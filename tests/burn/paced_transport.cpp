@@ -4,6 +4,8 @@
 #include <atomic>
 #include <string>
 
+#include "common/error.h"
+
 namespace ibburn::testing {
 namespace {
 
@@ -58,8 +60,14 @@ burn::EndpointInfo PacedTransport::local_endpoint() const {
 }
 
 std::unique_ptr<burn::Connection> PacedTransport::create(const burn::ConnectionSpec& spec) {
+  if (!setup_failure_.empty()) throw EnvironmentError(setup_failure_);
   const double gbps = std::min((*rates_)[spec.local_rank], (*rates_)[spec.peer_rank]);
   return std::make_unique<PacedConnection>(spec, gbps, first_start_);
+}
+
+burn::PortCounterValues PacedTransport::port_counters() const {
+  const std::uint64_t n = ++reads_;
+  return {{"sent_pkts", 100 * n}, {"rcvd_seq_err", errors_ ? n : 0}};
 }
 
 }  // namespace ibburn::testing

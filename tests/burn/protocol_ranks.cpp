@@ -53,7 +53,7 @@ void run_protocol_ranks(std::vector<ProtocolRank>& ranks, const std::string& tok
   auto report = [&](std::size_t i, Clock::time_point now) {
     RankState& s = st[i];
     const double secs = std::chrono::duration<double>(now - s.t0).count();
-    burn::Report rep{s.stage, {}};
+    burn::Report rep{s.stage, {}, {}};
     each_side(ranks[i].rank, s.flows, [&](std::uint32_t id, int from, int to, bool rx) {
       burn::SideReport side;
       side.flow = id;
@@ -79,7 +79,7 @@ void run_protocol_ranks(std::vector<ProtocolRank>& ranks, const std::string& tok
       if (const auto* setup = std::get_if<burn::Setup>(&m)) {
         s.stage = setup->stage;
         s.flows = setup->flows;
-        burn::Addresses a{s.stage, {}, {}};
+        burn::Addresses a{s.stage, {}, {}, {}, {}};
         for (const auto& f : s.flows) a.addrs[f.id] = "00";
         ch.send(a, now + 5s);
       } else if (const auto* c = std::get_if<burn::Connect>(&m)) {

@@ -22,7 +22,7 @@ void lost_rank(burn::Channel& ch) {
     for (const auto& m : ch.poll(50)) {
       if (std::holds_alternative<burn::Start>(m)) ch.close("the test kills it");
       if (const auto* s = std::get_if<burn::Setup>(&m)) {
-        burn::Addresses a{s->stage, {}, {}};
+        burn::Addresses a{s->stage, {}, {}, {}, {}};
         for (const auto& f : s->flows) a.addrs[f.id] = "00";
         ch.send(a, Clock::now() + 1s);
       }
@@ -46,6 +46,8 @@ int run_thread_job(const ThreadJob& job, const burn::BurnOptions& o) {
   for (int r = 0; r < job.ranks; ++r)
     ranks.emplace_back([&, r] {
       PacedTransport transport(r, rates, job.first_start_ns);
+      if (!job.setup_failure.empty()) transport.fail_setup(job.setup_failure);
+      if (r == job.erring_rank) transport.count_errors();
       burn::Channel ch = relays.connect(r, Clock::now() + o.timeout);
       burn::Hello hello;
       hello.rank = r;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "burn/engine.h"
@@ -23,6 +24,9 @@ struct ThreadJob {
   // > 1: ranks in hosts of this many; each host but rank 0's reaches rank 0 through a relay
   // (burn/control_relay.h) on a thread of its own, as its first rank would run it.
   int ranks_per_host = 1;
+  // Set: every rank's set-up fails with this EnvironmentError (memory it cannot pin).
+  std::string setup_failure{};
+  int erring_rank = -1;  // its port's error counters rise (PacedTransport::count_errors)
 };
 
 // Returns the coordinator's exit code.

@@ -245,7 +245,7 @@ TEST(VerbsPath, DefaultBindingIsPrintedWithItsReason) {
   EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "mlx5_10:1");
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "ibburn: rank 7 (" + burn::hostname() +
-                ", local rank 2): verbs mlx5_10:1, GID 0 IB (port 3 of 3 active InfiniBand ports by name (1 Ethernet "
+                ", local rank 2): verbs mlx5_10:1, GID 0 IB, active MTU 4096 (port 3 of 3 active InfiniBand ports by name (1 Ethernet "
                 "left out))\n");
 
   o.hca_by_gpu = {{"0000:1a:00.0", "mlx5_2"}, {"0000:3b:00.0", "mlx5_1"}};
