@@ -101,6 +101,8 @@ Registrar reg([](CLI::App& root) {
   add_fabric_options(st, t->fabric, FabricOptionSet().default_is("the wiring list's cables"));
   st.add_option("--slurm-node-map", t->node_map, "HOST NODENAME per line, where Slurm's names differ from ibburn's");
   st.add_option("-o,--output", t->out, "topology.conf to write (default: standard output)");
+  st.add_flag("--check-slurm", t->check_slurm,
+              "exit 3 when Slurm does not answer (default: warn and take the hosts' or the map's names)");
   st.callback([t] { set_exit_code(slurm::slurm_topology_command(*t, std::cout, std::cerr)); });
 });
 

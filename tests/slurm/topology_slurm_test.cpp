@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "common/file_io.h"
 #include "tests/support/slurm_cluster.h"
@@ -69,9 +70,11 @@ class SlurmTopologySlurm : public ::testing::Test {
   }
 
   // `ibburn wiring slurm-topology ARGS -o topology.conf`: its stdout and stderr, and its exit.
-  std::pair<int, std::string> slurm_topology(const std::string& args) const {
-    const std::string out = slurm_->shell(kIbburn + " wiring slurm-topology --wiring " + tmp_.file("plan.csv") + " " +
-                                          args + " -o " + topology_conf_ + " 2>&1; echo exit=$?");
+  // `env` goes before the command (a later SLURM_CONF= wins over the cluster's).
+  std::pair<int, std::string> slurm_topology(const std::string& args, const std::string& env = "") const {
+    const std::string out = slurm_->shell(env + " " + kIbburn + " wiring slurm-topology --wiring " +
+                                          tmp_.file("plan.csv") + " " + args + " -o " + topology_conf_ +
+                                          " 2>&1; echo exit=$?");
     const size_t at = out.rfind("exit=");
     return {std::stoi(out.substr(at + 5)), out.substr(0, at)};
   }
@@ -154,6 +157,39 @@ TEST_F(SlurmTopologySlurm, AMapLineNamingAnUncabledHostIsExit2WithItsLine) {
   const auto [rc, out] = slurm_topology("--slurm-node-map " + map);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_NE(out.find(map + ":2: host host009 is not in the fabric"), std::string::npos) << out;
+}
+
+// At acceptance topology.conf is written before slurmctld runs: scontrol is installed and
+// configured, but no controller answers (here: the cluster's slurm.conf with the controller's
+// port moved to one where nothing listens).
+TEST_F(SlurmTopologySlurm, WithoutAControllerTheHostsNamesAreWrittenUncheckedWithAWarning) {
+  std::string conf = read_file(slurm_->conf());
+  const size_t at = conf.find("SlurmctldPort=");
+  ASSERT_NE(at, std::string::npos) << conf;
+  conf.replace(at, conf.find('\n', at) - at, "SlurmctldPort=1");
+  const std::string env = "SLURM_CONF=" + write("offline.conf", conf);
+  const std::string map = write("slurm.map", "host004 cl1-host004\n");
+
+  auto [rc, out] = slurm_topology("--slurm-node-map " + map, env);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("not checked against Slurm (slurm-topology: scontrol show node failed"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("--check-slurm once slurmctld is up"), std::string::npos) << out;
+  std::string written = read_file(topology_conf_);
+  EXPECT_NE(written.find("# node names not checked against Slurm"), std::string::npos) << written;
+  // The map's name where it gives one, the host's own elsewhere: what Slurm gives once up.
+  const std::string offline = written.substr(written.find("\nSwitchName"));
+  ASSERT_EQ(slurm_topology("--slurm-node-map " + map).first, 0);
+  written = read_file(topology_conf_);
+  EXPECT_EQ(written.find("not checked"), std::string::npos) << written;
+  EXPECT_EQ(offline, written.substr(written.find("\nSwitchName")));
+  EXPECT_NE(offline.find("cl1-host004"), std::string::npos) << offline;
+
+  // Asked to check, it cannot: exit 3, nothing written over the last file.
+  std::tie(rc, out) = slurm_topology("--slurm-node-map " + map + " --check-slurm", env);
+  EXPECT_EQ(rc, 3) << out;
+  EXPECT_NE(out.find("scontrol show node failed"), std::string::npos) << out;
+  EXPECT_EQ(read_file(topology_conf_), written);
 }
 
 }  // namespace
