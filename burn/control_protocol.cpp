@@ -174,7 +174,8 @@ void from_json(const json& j, Setup& m) {
 }
 
 void to_json(json& j, const Addresses& m) {
-  j = {{"type", "addresses"}, {"stage", m.stage}, {"addrs", texts_json(m.addrs)}, {"failures", texts_json(m.failures)},
+  j = {{"type", "addresses"},          {"stage", m.stage},
+       {"addrs", texts_json(m.addrs)}, {"failures", texts_json(m.failures)},
        {"environment", m.environment}, {"port_counters", m.port_counters}};
 }
 

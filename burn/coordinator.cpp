@@ -511,7 +511,7 @@ class Coordinator : public StageRunner {
   std::vector<int> lost_in_pass_;  // not yet printed
   std::map<int, std::map<std::tuple<std::uint32_t, int, bool>, SideReport>> live_;
   std::vector<RankReport> synthetic_;
-  std::map<int, PortCounterValues> port_rise_;       // by rank: its port's counters' rise, stages summed
+  std::map<int, PortCounterValues> port_rise_;      // by rank: its port's counters' rise, stages summed
   std::optional<std::string> environment_failure_;  // the first flow failed by its hosts' environment
   bool flow_ran_or_failed_otherwise_ = false;
 };

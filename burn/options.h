@@ -36,7 +36,7 @@ struct SessionOptions : TrafficOptions {
   double expect_gbps = 0;
   double threshold = 0.9;
   double max_retry_rate = kMaxRecoveredPerPacket;  // VerdictOptions::max_recovered_per_packet
-  bool quiet = false;  // no per-stage / per-second progress
+  bool quiet = false;                              // no per-stage / per-second progress
 };
 
 // The control channel's bounds, on rank 0 and on every worker.

@@ -23,15 +23,27 @@ void add_counters(PortCounterValues& a, const PortCounterValues& b) {
 CounterClass counter_class(const std::string& name) {
   // Exact names: rxe's "ack_deferred" or mlx5's "rx_atomic_requests" are neither.
   static constexpr std::array<std::string_view, 9> kRecovered{
-      "rcvd_seq_err", "out_of_seq_request", "duplicate_request", "completer_retry_err",  // rxe
-      "out_of_sequence", "packet_seq_err", "implied_nak_seq_err", "local_ack_timeout_err",  // mlx5
+      "rcvd_seq_err",     "out_of_seq_request", "duplicate_request",   "completer_retry_err",    // rxe
+      "out_of_sequence",  "packet_seq_err",     "implied_nak_seq_err", "local_ack_timeout_err",  // mlx5
       "rnr_nak_retry_err"};
-  static constexpr std::array<std::string_view, 18> kFailure{
-      "retry_exceeded_err", "retry_rnr_exceeded_err", "send_err", "link_downed",  // rxe
-      "req_cqe_error", "resp_cqe_error", "req_remote_access_errors", "resp_local_length_error",  // mlx5
-      "symbol_error", "port_rcv_errors", "port_rcv_remote_physical_errors", "port_xmit_discards",  // the PMA's
-      "port_rcv_constraint_errors", "port_xmit_constraint_errors", "local_link_integrity_errors",
-      "excessive_buffer_overrun_errors", "link_error_recovery", "VL15_dropped"};
+  static constexpr std::array<std::string_view, 18> kFailure{"retry_exceeded_err",
+                                                             "retry_rnr_exceeded_err",
+                                                             "send_err",
+                                                             "link_downed",  // rxe
+                                                             "req_cqe_error",
+                                                             "resp_cqe_error",
+                                                             "req_remote_access_errors",
+                                                             "resp_local_length_error",  // mlx5
+                                                             "symbol_error",
+                                                             "port_rcv_errors",
+                                                             "port_rcv_remote_physical_errors",
+                                                             "port_xmit_discards",  // the PMA's
+                                                             "port_rcv_constraint_errors",
+                                                             "port_xmit_constraint_errors",
+                                                             "local_link_integrity_errors",
+                                                             "excessive_buffer_overrun_errors",
+                                                             "link_error_recovery",
+                                                             "VL15_dropped"};
   for (std::string_view e : kFailure)
     if (name == e) return CounterClass::Failure;
   for (std::string_view e : kRecovered)

@@ -211,8 +211,8 @@ Summary make_summary(const SummaryInput& in) {
     Finding f;
     f.kind = FindingKind::ErrorsUnderLoad;
     f.severity = Severity::Error;
-    f.message = fmt::format("{}: the port's own counters during the burn: {}", endpoint_name(in.endpoints, rank),
-                            problem);
+    f.message =
+        fmt::format("{}: the port's own counters during the burn: {}", endpoint_name(in.endpoints, rank), problem);
     f.ports = {endpoint_ref(in.endpoints, rank)};
     f.details = details;
     out.findings.push_back(std::move(f));

@@ -23,7 +23,7 @@ namespace ibburn {
 // errors_under_load: error counters that rose on a cable during one burn stage, or on a host's
 // own port (the kernel's counters, read by its rank) during the burn.
 struct ErrorsUnderLoadDetails {
-  int stage = 0;  // 0: the whole burn
+  int stage = 0;                           // 0: the whole burn
   std::map<std::string, uint64_t> rise{};  // counter name -> how much it rose in the window
   double bits_received = 0;                // 0 when the data counters did not count
   double bits_sent = 0;

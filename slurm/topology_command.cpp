@@ -64,10 +64,11 @@ int slurm_topology_command(const SlurmTopologyOptions& o, std::ostream& out, std
   for (const auto& [host, why] : nodes.unresolved)
     err << fmt::format("ibburn: host {} has no Slurm node, left out of topology.conf: {}\n", host, why);
   const SlurmTopology topology = tree.topology(nodes.node_of_host);
-  const std::string text = fmt::format(
-      "# Slurm topology/tree, written by ibburn wiring slurm-topology from {}\n{}{}",
-      o.fabric.files.empty() ? o.wiring : o.fabric.name(),
-      unchecked.empty() ? "" : "# node names not checked against Slurm (" + unchecked + ")\n", to_topology_conf(topology));
+  const std::string text =
+      fmt::format("# Slurm topology/tree, written by ibburn wiring slurm-topology from {}\n{}{}",
+                  o.fabric.files.empty() ? o.wiring : o.fabric.name(),
+                  unchecked.empty() ? "" : "# node names not checked against Slurm (" + unchecked + ")\n",
+                  to_topology_conf(topology));
   if (o.out.empty()) {
     out << text;
   } else {

@@ -41,8 +41,8 @@ TEST(PortCounters, AnyFailureCounterThatRoseIsAProblem) {
 
 // Counts from a healthy 8 s burn between two soft-RoCE guests under emulation (tests/rxe).
 TEST(PortCounters, RecoveredPacketsAreJudgedPerPacket) {
-  const PortCounterValues rise{{"sent_pkts", 91730},          {"rcvd_pkts", 84990},        {"completer_retry_err", 167},
-                               {"duplicate_request", 348},    {"out_of_seq_request", 127}, {"rcvd_seq_err", 154}};
+  const PortCounterValues rise{{"sent_pkts", 91730},       {"rcvd_pkts", 84990},        {"completer_retry_err", 167},
+                               {"duplicate_request", 348}, {"out_of_seq_request", 127}, {"rcvd_seq_err", 154}};
   EXPECT_EQ(port_counter_problem(rise, 1e-3),
             "resent or out of sequence: 0.45% of 176720 packets (completer_retry_err +167, duplicate_request +348, "
             "out_of_seq_request +127, rcvd_seq_err +154), above 0.1%");
@@ -52,7 +52,8 @@ TEST(PortCounters, RecoveredPacketsAreJudgedPerPacket) {
 TEST(PortCounters, RecoveredPacketsWithoutAPacketCountAreAProblem) {
   EXPECT_EQ(port_counter_problem({{"out_of_sequence", 2}}, 0.5),
             "resent or out of sequence (out_of_sequence +2), packets not counted");
-  EXPECT_EQ(port_counter_problem({{"port_xmit_packets", 1000000}, {"port_rcv_packets", 1000000}, {"out_of_sequence", 2}}, 1e-3),
+  EXPECT_EQ(port_counter_problem(
+                {{"port_xmit_packets", 1000000}, {"port_rcv_packets", 1000000}, {"out_of_sequence", 2}}, 1e-3),
             "");
 }
 

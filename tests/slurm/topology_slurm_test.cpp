@@ -72,9 +72,9 @@ class SlurmTopologySlurm : public ::testing::Test {
   // `ibburn wiring slurm-topology ARGS -o topology.conf`: its stdout and stderr, and its exit.
   // `env` goes before the command (a later SLURM_CONF= wins over the cluster's).
   std::pair<int, std::string> slurm_topology(const std::string& args, const std::string& env = "") const {
-    const std::string out = slurm_->shell(env + " " + kIbburn + " wiring slurm-topology --wiring " +
-                                          tmp_.file("plan.csv") + " " + args + " -o " + topology_conf_ +
-                                          " 2>&1; echo exit=$?");
+    const std::string out =
+        slurm_->shell(env + " " + kIbburn + " wiring slurm-topology --wiring " + tmp_.file("plan.csv") + " " + args +
+                      " -o " + topology_conf_ + " 2>&1; echo exit=$?");
     const size_t at = out.rfind("exit=");
     return {std::stoi(out.substr(at + 5)), out.substr(0, at)};
   }
@@ -172,8 +172,7 @@ TEST_F(SlurmTopologySlurm, WithoutAControllerTheHostsNamesAreWrittenUncheckedWit
 
   auto [rc, out] = slurm_topology("--slurm-node-map " + map, env);
   ASSERT_EQ(rc, 0) << out;
-  EXPECT_NE(out.find("not checked against Slurm (slurm-topology: scontrol show node failed"), std::string::npos)
-      << out;
+  EXPECT_NE(out.find("not checked against Slurm (slurm-topology: scontrol show node failed"), std::string::npos) << out;
   EXPECT_NE(out.find("--check-slurm once slurmctld is up"), std::string::npos) << out;
   std::string written = read_file(topology_conf_);
   EXPECT_NE(written.find("# node names not checked against Slurm"), std::string::npos) << written;

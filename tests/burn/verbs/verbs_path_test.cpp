@@ -243,10 +243,10 @@ TEST(VerbsPath, DefaultBindingIsPrintedWithItsReason) {
   o.local_ranks = 3;
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(burn::verbs::make_verbs_transport(hca.api(), o)->local_endpoint().endpoint, "mlx5_10:1");
-  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
-            "ibburn: rank 7 (" + burn::hostname() +
-                ", local rank 2): verbs mlx5_10:1, GID 0 IB, active MTU 4096 (port 3 of 3 active InfiniBand ports by name (1 Ethernet "
-                "left out))\n");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "ibburn: rank 7 (" + burn::hostname() +
+                                                          ", local rank 2): verbs mlx5_10:1, GID 0 IB, active MTU 4096 "
+                                                          "(port 3 of 3 active InfiniBand ports by name (1 Ethernet "
+                                                          "left out))\n");
 
   o.hca_by_gpu = {{"0000:1a:00.0", "mlx5_2"}, {"0000:3b:00.0", "mlx5_1"}};
   o.local_rank = 1;
