@@ -29,6 +29,7 @@ struct NodeRef {
 };
 
 NodeType type_of_kind(int kind) { return kind == 0 ? NodeType::Switch : kind == 1 ? NodeType::CA : NodeType::Router; }
+int kind_of_type(NodeType type) { return type == NodeType::Switch ? 0 : type == NodeType::CA ? 1 : 2; }
 
 // A port line names its peer by node id; the peer's record may come later in the file, so
 // links are resolved once every record is read.
@@ -83,6 +84,7 @@ class PlainParser : scan::TextLoader {
     }
     if (fabric_.size() == 0) fail(0, "no node records (Switch/Ca/Rt lines) found: this is not ibnetdiscover output");
     resolve_links();
+    assign_ibsim_port_guids();
     return finish();
   }
 
@@ -217,6 +219,7 @@ class PlainParser : scan::TextLoader {
       }
       node.ports[0].lmc = static_cast<uint8_t>(lmc.value_or(0));
     }
+    advance_guid(node);
     ids_.push_back(id);
     record_line_.push_back(line_);
     listed_line_.emplace_back(node.ports.size(), 0);
@@ -256,7 +259,31 @@ class PlainParser : scan::TextLoader {
                       " at line " + std::to_string(guid_line_));
     if (ref.kind >= 0) return ref.guid;
     if (guid_) return *guid_;
-    fail(line_, "node \"" + id + "\" has no GUID: neither an S-/H-/R-<guid> id nor a guid= line before it");
+    // ibsim's own: the next of its per-type counter, so that this file and ibsim running it
+    // agree (ibsim starts its routers at 0, which is no GUID).
+    const uint64_t next = next_guid_[kind_of_type(type)];
+    if (next == 0)
+      fail(line_, "node \"" + id + "\" has no GUID: add an rtguid= line before it (ibsim numbers no router)");
+    return next;
+  }
+
+  // After a node: where ibsim's counter for its type goes on (sim_net.c, new_node): a switch
+  // takes one GUID, a CA or router one for the node and one for each port.
+  void advance_guid(const Node& node) {
+    next_guid_[kind_of_type(node.type)] = node.guid + (node.is_switch() ? 1 : node.num_ports + 1);
+  }
+
+  // A CA or router whose record gave no port a GUID (an ibsim netfile): ibsim's port GUIDs,
+  // the node's GUID plus the port number.
+  void assign_ibsim_port_guids() {
+    for (NodeId n = 0; n < fabric_.size(); ++n) {
+      Node& node = fabric_.node(n);
+      if (node.is_switch()) continue;
+      bool any = false;
+      for (const Port& p : node.ports) any |= p.guid != 0;
+      if (any) continue;
+      for (int i = 1; i <= node.num_ports; ++i) fabric_.port({n, i}).guid = node.guid + static_cast<uint64_t>(i);
+    }
   }
 
   // "lid N" and "lmc N" pairs anywhere in `s`.
@@ -457,6 +484,8 @@ class PlainParser : scan::TextLoader {
   int guid_line_ = 0;
   // Per node: its id in the file, the line of its record, and which line listed each port.
   std::unordered_map<uint64_t, NodeId> by_guid_id_[3];
+  // ibsim's GUID counters by kind (switch, CA, router), as it starts them (sim_net.c).
+  uint64_t next_guid_[3] = {0x200000, 0x100000, 0};
   std::unordered_map<std::string_view, NodeId> by_id_;
   std::vector<std::string_view> ids_;
   std::vector<int> record_line_;

@@ -362,5 +362,44 @@ TEST(DiscoverWithoutFabric, ExitsThreeWithAMessage) {
   EXPECT_NE(msg.find("no InfiniBand device"), std::string::npos) << msg;
 }
 
+// ibsim's own example fabrics (ibsim-utils' net-examples, files ibburn did not write) give
+// no node or port a GUID: ibsim numbers them itself. Loaded from the file they must have the
+// GUIDs the live simulator of the same file answers with, node by node and port by port, with
+// the same links, so that a file and a discovery of the fabric it describes agree.
+TEST_F(DiscoverTest, IbsimsOwnExamplesLoadWithTheGuidsIbsimGivesThem) {
+  const fs::path examples = "/usr/share/doc/ibsim-utils/net-examples";
+  std::vector<fs::path> files;
+  if (fs::exists(examples))
+    for (const auto& e : fs::directory_iterator(examples))
+      if (e.path().filename().string().starts_with("net")) files.push_back(e.path());
+  ASSERT_FALSE(files.empty()) << examples << " has no net files (ibsim-utils installs them)";
+  SimOptions no_sm;
+  no_sm.opensm = false;
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.string());
+    const Fabric loaded = topo::load_fabric_file(file.string());
+    SimFabric sim(file.string(), no_sm);
+    const Fabric live = discover(sim);
+    ASSERT_EQ(loaded.size(), live.size());
+    for (const auto& n : live.nodes()) {
+      auto id = loaded.find_guid(n.guid);
+      ASSERT_TRUE(id) << n.description << " 0x" << std::hex << n.guid;
+      const topo::Node& m = loaded.node(*id);
+      EXPECT_EQ(m.description, n.description);
+      EXPECT_EQ(m.type, n.type) << n.description;
+      ASSERT_EQ(m.num_ports, n.num_ports) << n.description;
+      for (int p = 1; p <= n.num_ports; ++p) {
+        EXPECT_EQ(m.ports[p].linked(), n.ports[p].linked()) << n.description << "[" << p << "]";
+        // Discovery reads the GUIDs of the ports it walks through: the linked ones.
+        if (!n.ports[p].linked() || !m.ports[p].linked()) continue;
+        EXPECT_EQ(m.ports[p].guid, n.ports[p].guid) << n.description << "[" << p << "]";
+        const PortEnd lr = m.ports[p].remote, nr = n.ports[p].remote;
+        EXPECT_EQ(loaded.node(lr.node).guid, live.node(nr.node).guid) << n.description << "[" << p << "]";
+        EXPECT_EQ(lr.port, nr.port) << n.description << "[" << p << "]";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ibburn::testing
