@@ -57,7 +57,8 @@ TEST_F(FabricCorpus, Infiniscale3From2009WithoutPortGuidsOrRates) {
   EXPECT_EQ(ca.device_id, 0x6274u);
   EXPECT_EQ(ca.vendor_id, 0x2c9u);
   EXPECT_EQ(ca.ports[1].lid, 18);
-  EXPECT_EQ(ca.ports[1].guid, 0u);                                   // the 2009 format prints no port GUIDs
+  // The 2009 format prints no port GUIDs: each port gets the one ibsim gives it (node GUID + port).
+  EXPECT_EQ(ca.ports[1].guid, 0x0002c90200267925u);
   EXPECT_EQ(node_by_guid(f, 0x0002c9020022b38c).ports[1].lid, 121);  // node15
   EXPECT_EQ(f.islands().size(), 1u);
 }

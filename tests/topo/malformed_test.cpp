@@ -85,8 +85,9 @@ TEST(FabricMalformed, IbnetdiscoverTextErrorsNameTheLine) {
        "node id \"S-0000000000000010\" disagrees with switchguid=0x11 at line 1"},
       {"guid line type", "caguid=0x10\nSwitch\t4 \"S-0000000000000010\"\n", kText, 2,
        "the caguid= line at line 1 does not belong to a Switch record"},
-      {"no guid", "Switch\t4 \"leaf1\"\n", kText, 1,
-       "node \"leaf1\" has no GUID: neither an S-/H-/R-<guid> id nor a guid= line before it"},
+      // A switch or CA with neither gets the GUID ibsim gives it (topo_discover_test); a router, none.
+      {"no router guid", "Rt\t2 \"router1\"\n", kText, 1,
+       "node \"router1\" has no GUID: add an rtguid= line before it (ibsim numbers no router)"},
       {"bad sysimgguid", "sysimgguid=0xfc6a1c0300xxxxxx\n", kText, 1,
        "sysimgguid '0xfc6a1c0300xxxxxx' is not a 64-bit hexadecimal GUID (it looks redacted; ibburn needs the real "
        "GUIDs)"},

@@ -43,6 +43,8 @@ Fabric everything_fabric() {
   s.name = "leaf-1";
   for (Port& p : s.ports) p.lid = 7, p.guid = s.guid;
   s.ports[0].lmc = 2;
+  // A text dump cannot leave a router without port GUIDs (the reader gives it ibsim's).
+  f.node(rt).ports[2].guid = f.node(rt).guid + 2;
   f.connect({sw, 1}, {h1, 1});
   f.connect({sw, 2}, {h2, 2});
   f.connect({h2, 1}, {rt, 2});    // CA to router
