@@ -14,6 +14,7 @@
 #include <fstream>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -413,6 +414,32 @@ INSTANTIATE_TEST_SUITE_P(Routings, RunSimHostCable,
                            std::replace(how.begin(), how.end(), '.', '_');
                            return std::string(std::get<0>(param_info.param)) + "_" + how;
                          });
+
+// A fabric we did not make (#45): an ibsim net file with node GUIDs and no port GUIDs, as a
+// site writes one by hand. Its ports get the GUIDs ibsim gives them, so a host cable at 25% is
+// the same findings, the same cables.csv row and the same price as from the file with them.
+TEST_F(RunSim, AFabricFileWithoutPortGuidsGivesTheVerdictOfTheOneWithThem) {
+  auto f = start();
+  const std::string with = wiring::to_ibsim_netfile(cabled_);
+  const std::string without = std::regex_replace(with, std::regex(R"(\]\([0-9a-f]+\))"), "]");
+  ASSERT_NE(without, with);
+  ASSERT_EQ(without.find("]("), std::string::npos);
+  std::map<std::string, std::string> found, rows;
+  for (const std::string name : {"with", "without"}) {
+    auto r = run(*f, {"--fabric", write(name + ".net", name == "with" ? with : without), "--duration", "1s",
+                      "--routing", "adaptive", "--degrade", "host003 mlx5_0[1]=0.25"});
+    ASSERT_EQ(r.exit_code, 1) << name << ": " << r.err;
+    const nlohmann::json s = summary();
+    for (const auto& x : s["findings"]) found[name] += x["kind"].get<std::string>() + " " + x["ports"].dump() + "\n";
+    std::istringstream csv(read(out_ + "/cables.csv"));
+    for (std::string line; std::getline(csv, line);)  // the cable and action, not the measured evidence
+      rows[name] += line.substr(0, line.find(",\"", line.find("\",reseat") + 1)) + "\n";
+    EXPECT_NE(r.err.find("4.00x"), std::string::npos) << name << ": " << r.err;
+  }
+  EXPECT_EQ(found["without"], found["with"]);
+  EXPECT_EQ(rows["without"], rows["with"]);
+  EXPECT_NE(rows["without"].find("\"host003 mlx5_0\",1,\"leaf"), std::string::npos) << rows["without"];
+}
 
 // Pricing (docs/price.md). Under adaptive routing a host cable at 25% slows every ring through
 // its host 4x; an uplink at 25% hands its load to its leaf's other uplinks and costs less.
