@@ -17,6 +17,10 @@ Registrar reg([](CLI::App& root) {
   auto c = add_burn_options(*cmd);
   auto r = std::make_shared<run::RunOptions>();
   cmd->get_option("--out")->default_str("ibburn-run");
+  CLI::Option* fabric = cmd->get_option("--fabric");
+  fabric->description(fabric->get_description() +
+                      "; `none`: an Ethernet fabric (RoCE, TCP), no subnet to discover (the default on a host whose "
+                      "RDMA ports are all Ethernet)");
   c->burn.out_dir = "ibburn-run";
   cmd->add_option("--wiring", r->wiring, "wiring CSV to check the fabric against before burning");
   cmd->add_flag("--burn-anyway", r->burn_anyway, "burn even when the topo check finds a split or no subnet manager");

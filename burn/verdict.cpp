@@ -1,6 +1,7 @@
 #include "burn/verdict.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -62,7 +63,8 @@ std::vector<DirectionVerdict> judge_stage(const StageResult& stage, const std::v
 }
 
 std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions, int ranks,
-                                             const LostRanks& lost, const std::vector<EndpointInfo>& endpoints) {
+                                             const LostRanks& lost, const std::vector<EndpointInfo>& endpoints,
+                                             const std::set<int>& port_down) {
   std::vector<EndpointVerdict> out(ranks);
   for (int r = 0; r < ranks; ++r) out[r].rank = r;
   // Each rank's directions, so judging a rank does not scan every direction (32k ranks).
@@ -90,9 +92,12 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
       e.reason = it->second;
       bad_on_own.insert(e.rank);
     } else if (e.directions > 0 && e.bad == e.directions) {
-      bool failed = false;
-      for (const auto* d : of_rank[e.rank])
+      bool failed = false, own = port_down.contains(e.rank);
+      for (const auto* d : of_rank[e.rank]) {
         if (d->verdict == Verdict::Failed) failed = true;
+        if (judged(d->verdict) && !port_down.contains(d->from == e.rank ? d->to : d->from)) own = true;
+      }
+      if (!own) continue;  // every direction to a port that went down: the second pass explains them
       e.verdict = failed ? Verdict::Failed : Verdict::Slow;
       e.reason = fmt::format("all {} measured directions {}", e.directions, failed ? "slow or failed" : "slow");
       bad_on_own.insert(e.rank);
@@ -125,13 +130,20 @@ std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>
   return out;
 }
 
-namespace {
-
 PortRef endpoint_ref(const std::vector<EndpointInfo>& eps, int rank) {
   if (rank < 0 || rank >= static_cast<int>(eps.size())) return {fmt::format("rank {}", rank), 0};
   const auto& e = eps[rank];
   return {fmt::format("rank {} {}:{}", rank, e.host, e.endpoint), 0};
 }
+
+std::optional<int> rank_of_ref(const PortRef& port) {
+  int rank = -1, used = 0;
+  if (port.port != 0 || std::sscanf(port.node.c_str(), "rank %d%n", &rank, &used) != 1 || rank < 0) return std::nullopt;
+  if (used != static_cast<int>(port.node.size()) && port.node[used] != ' ') return std::nullopt;
+  return rank;
+}
+
+namespace {
 
 // The finding of an endpoint judged on its own (make_summary reports only these verdicts).
 FindingKind endpoint_kind(Verdict v) {
@@ -149,7 +161,10 @@ Summary make_summary(const SummaryInput& in) {
     dirs.insert(dirs.end(), v.begin(), v.end());
   }
   const int ranks = static_cast<int>(in.endpoints.size());
-  auto eps = judge_endpoints(dirs, ranks, in.lost, in.endpoints);
+  std::set<int> port_down;
+  for (const auto& [rank, rise] : in.port_counters)
+    if (auto it = rise.find("link_downed"); it != rise.end() && it->second > 0) port_down.insert(rank);
+  auto eps = judge_endpoints(dirs, ranks, in.lost, in.endpoints, port_down);
 
   Summary out;
   BurnSummary& doc = out.doc;

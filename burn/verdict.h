@@ -11,6 +11,8 @@
 // (or "failed" when one of them failed); one with some bad directions that a bad peer does not
 // explain is "suspect"; otherwise it passes. So with one-to-one rounds a single slow host
 // stands out, while with `pairs` both ends of a slow flow are named (nothing tells them apart).
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,8 +44,12 @@ std::vector<DirectionVerdict> judge_stage(const StageResult& stage, const std::v
                                           const VerdictOptions& o);
 // `endpoints` (index = rank) names a suspect endpoint's healthy peers in its reason ("stage 1 to
 // node0005 mlx5_0:1 slow"); ranks without one are "rank N".
+// `port_down`: ranks whose port's own counters say its link went down during the burn
+// (link_downed rose): their bad directions are theirs, and a peer whose bad directions all go
+// to such ranks passes (two hosts, one NIC down: one host to drain, not both).
 std::vector<EndpointVerdict> judge_endpoints(const std::vector<DirectionVerdict>& directions, int ranks,
-                                             const LostRanks& lost, const std::vector<EndpointInfo>& endpoints = {});
+                                             const LostRanks& lost, const std::vector<EndpointInfo>& endpoints = {},
+                                             const std::set<int>& port_down = {});
 
 struct SummaryInput {
   std::string transport;
@@ -66,5 +72,11 @@ struct Summary {
 };
 
 Summary make_summary(const SummaryInput& in);
+
+// A finding's port as the burn writes it, before a fabric or the ranks' own ports name it
+// (localization/endpoint_names.h): "rank N HOST:ENDPOINT", port 0; and back to the rank
+// (nullopt for any other port).
+PortRef endpoint_ref(const std::vector<EndpointInfo>& eps, int rank);
+std::optional<int> rank_of_ref(const PortRef& port);
 
 }  // namespace ibburn::burn

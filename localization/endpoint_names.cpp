@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "burn/summary.h"
+#include "burn/verdict.h"
 #include "localization/burn_localize.h"
 
 namespace ibburn::localization {
@@ -36,6 +37,37 @@ void name_endpoint_findings(std::vector<Finding>& findings, const topo::Fabric& 
     f.message = name + ": " + record.reason.value_or(to_string(record.verdict));
     record.port_guid = guid;
     f.details = burn::to_json(record);
+  }
+}
+
+std::optional<PortRef> device_port(const burn::EndpointInfo& e) {
+  if (e.host.empty() || e.endpoint.empty()) return std::nullopt;
+  const auto colon = e.endpoint.rfind(':');
+  const std::string number = colon == std::string::npos ? "" : e.endpoint.substr(colon + 1);
+  const bool numbered = !number.empty() && number.find_first_not_of("0123456789") == std::string::npos;
+  if (!numbered) return PortRef{e.host + " " + e.endpoint, 0};
+  return PortRef{e.host + " " + e.endpoint.substr(0, colon), std::stoi(number)};
+}
+
+void name_endpoint_findings(std::vector<Finding>& findings, const std::vector<burn::EndpointInfo>& endpoints) {
+  const auto port_of = [&](int rank) -> std::optional<PortRef> {
+    if (rank < 0 || static_cast<size_t>(rank) >= endpoints.size()) return std::nullopt;
+    return device_port(endpoints[rank]);
+  };
+  for (auto& f : findings) {
+    const bool endpoint = f.kind == FindingKind::SlowEndpoint || f.kind == FindingKind::FailedEndpoint ||
+                          f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::LostRank;
+    // A flow's ranks stay ranks, as on a fabric: its ends are the endpoints' findings to name.
+    if (!endpoint && f.kind != FindingKind::ErrorsUnderLoad) continue;
+    for (auto& p : f.ports)
+      if (auto rank = burn::rank_of_ref(p))
+        if (auto named = port_of(*rank)) p = *named;
+    if (!endpoint) continue;
+    const burn::EndpointRecord record = details_of<FindingKind::SlowEndpoint, FindingKind::FailedEndpoint,
+                                                   FindingKind::SuspectEndpoint, FindingKind::LostRank>(f);
+    if (auto near = port_of(record.rank))
+      f.message = fmt::format("{}[{}] (no cable known): {}", near->node, near->port,
+                              record.reason.value_or(to_string(record.verdict)));
   }
 }
 

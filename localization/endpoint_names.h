@@ -6,8 +6,10 @@
 // is a cables.csv row beside its drained host: common/finding_catalogue.cpp), with the rank
 // and the port GUID kept in its details.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "burn/transport.h"
 #include "common/finding.h"
 #include "topo/fabric.h"
 
@@ -17,5 +19,16 @@ namespace ibburn::localization {
 // burn wrote them).
 void name_endpoint_findings(std::vector<Finding>& findings, const topo::Fabric& fabric,
                             const std::vector<uint64_t>& port_guid_by_rank);
+
+// Without a fabric (RoCE, TCP over Ethernet: no subnet to discover) the ranks' own ports name
+// them: an endpoint's finding, or a port's own counters', is about its device's port,
+// {"vm02 rxe0", 1} for host vm02 on "rxe0:1" (what a fabric names the HCA), and an endpoint's
+// message "vm02 rxe0[1] (no cable known): <reason>". The far end stays unknown; a flow's
+// findings keep their ranks, as on a fabric.
+void name_endpoint_findings(std::vector<Finding>& findings, const std::vector<burn::EndpointInfo>& endpoints);
+
+// The rank's device as a fabric would name its port: {"HOST DEVICE", PORT} from host HOST on
+// endpoint "DEVICE:PORT" ("eth0" or an address: port 0); nullopt when the rank never said.
+std::optional<PortRef> device_port(const burn::EndpointInfo& endpoint);
 
 }  // namespace ibburn::localization

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/file_io.h"
 #include "counters/snapshot_json.h"
+#include "host/sysfs_reader.h"
 #include "price/price_command.h"
 #include "run/job_allocation.h"
 #include "slurm/scontrol.h"
@@ -15,7 +16,43 @@
 
 namespace ibburn::run {
 
+std::optional<std::string> without_subnet(const topo::FabricSource& source, burn::TransportKind transport,
+                                          const std::vector<host::Hca>& hcas) {
+  if (source.is_none()) return "--fabric none";
+  if (!source.is_live() || transport == burn::TransportKind::Sim) return std::nullopt;
+  std::string ethernet;
+  size_t ports = 0;
+  for (const auto& h : hcas) {
+    if (!source.live.mad.ca.empty() && h.name != source.live.mad.ca) continue;
+    for (const auto& p : h.ports) {
+      ++ports;
+      if (p.link_layer != "Ethernet") return std::nullopt;  // InfiniBand (or unknown): discover
+      if (ethernet.empty()) ethernet = fmt::format("{}:{}", h.name, p.number);
+    }
+  }
+  // No device at all says nothing (a simulated fabric's hosts have none): discovery tells.
+  if (ports == 0) return std::nullopt;
+  return fmt::format(
+      "a RoCE fabric has no subnet management packets ({} of this host's RDMA port(s) are Ethernet, "
+      "{} the first)",
+      ports == 1 ? std::string("the one") : "all " + std::to_string(ports), ethernet);
+}
+
 std::string TopoStep::run(JobState& job) {
+  if (!job.source.is_live() && !job.source.is_none()) return load(job);
+  std::vector<host::Hca> hcas;
+  if (!job.source.is_none()) {
+    host::HostInventory inv = host::read_inventory("/sys");
+    hcas = inv.hcas;
+    hcas.insert(hcas.end(), inv.soft_hcas.begin(), inv.soft_hcas.end());
+  }
+  job.no_subnet = without_subnet(job.source, job.o.burn.transport, hcas);
+  if (!job.no_subnet) return load(job);
+  if (job.wiring) job.scopes = wiring::cable_scopes(*job.wiring);
+  return "skipped: " + *job.no_subnet + (job.wiring ? " (--wiring names the cables, unchecked)" : "");
+}
+
+std::string TopoStep::load(JobState& job) {
   job.say(std::string("topo: ") + (job.source.is_live() ? "discovering the fabric" : "loading the fabric"));
   job.fabric = job.source.load();
   if (job.wiring) {
@@ -36,6 +73,7 @@ const Finding* stopping_cause(const JobState& job) {
 }
 
 std::string AuditStep::run(JobState& job) {
+  if (job.no_subnet) return "skipped: " + *job.no_subnet;
   if (!job.source.is_live()) return "skipped: the fabric came from files (the audit reads live SMPs)";
   std::vector<std::string> notes;
   auto found = audit::audit_fabric(*job.fabric, job.source.live.mad, job.policy, notes);
@@ -47,6 +85,7 @@ std::string AuditStep::run(JobState& job) {
 }
 
 std::string RoutesStep::run(JobState& job) {
+  if (job.no_subnet) return "skipped: " + *job.no_subnet;
   job.model = routing::make_route_model(std::move(*job.fabric), job.o.routes.routes);
   job.fabric.reset();
   for (topo::NodeId n = 0; n < job.model->fabric.nodes().size(); ++n) {
@@ -100,6 +139,7 @@ void allocate(JobState& job) {
 }  // namespace
 
 std::string EndpointsStep::run(JobState& job) {
+  if (job.no_subnet) return "skipped: the ranks' own ports are the endpoints";
   job.endpoints = plan::load_endpoints(job.o.routes.endpoints, job.model->fabric);
   if (!job.o.allocation.empty()) allocate(job);
   job.given_guids = plan::given_port_guids(job.endpoints, job.model->fabric);
@@ -109,6 +149,7 @@ std::string EndpointsStep::run(JobState& job) {
 }
 
 std::string CountersStep::run(JobState& job) {
+  if (job.no_subnet) return "skipped: no switch to sweep; the burn reads each host port's own counters";
   if (!job.source.is_live()) return "skipped: the fabric came from files (counters need --fabric live)";
   counters::SweepOptions so;
   so.extended = true;

@@ -1,16 +1,29 @@
 #pragma once
 // The job's steps over the fabric before any traffic, in the order the job runs them.
+#include <optional>
+
+#include "host/inventory.h"
 #include "run/job_step.h"
 
 namespace ibburn::run {
 
+// Why the job has no subnet to discover (pure): `--fabric none`, or, for an MPI transport over
+// the live fabric, this host's RDMA ports (`hcas`, -C's alone when given) all Ethernet (RoCE).
+// nullopt: discover it (a TCP burn over Ethernet without RDMA devices says --fabric none).
+std::optional<std::string> without_subnet(const topo::FabricSource& source, burn::TransportKind transport,
+                                          const std::vector<host::Hca>& hcas);
+
 // Loads the fabric (fills job.fabric) and, with --wiring, checks it against the list
 // (job.topo_findings, topo.json); the cables' scopes for systemic causes (job.scopes) from
-// the wiring list, else from the fabric.
+// the wiring list, else from the fabric. Without a subnet (without_subnet on this host's
+// /sys: job.no_subnet) this and every step over the fabric after it are skipped, saying why.
 class TopoStep : public Step {
  public:
   std::string name() const override { return "topo"; }
   std::string run(JobState& job) override;
+
+ private:
+  static std::string load(JobState& job);
 };
 
 // The topo finding that stops the job before any traffic (a split, an island without an SM);

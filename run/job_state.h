@@ -50,6 +50,7 @@ struct JobState {
   // topo: the fabric until routes takes it into the model; the cables' scopes for systemic
   // causes; topo check's and the audit's findings (topo.json).
   topo::FabricSource source;
+  std::optional<std::string> no_subnet;  // why there is no fabric to discover (RoCE, TCP): run/fabric_steps.h
   std::optional<topo::Fabric> fabric;
   CableScopes scopes;
   std::vector<Finding> topo_findings;

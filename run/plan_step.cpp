@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "burn/ring_pattern.h"
+#include "burn/stage_plan.h"
 #include "common/error.h"
+#include "localization/endpoint_names.h"
 #include "plan/plan_output.h"
 #include "planner/planner.h"
 #include "run/counter_evidence.h"
@@ -12,18 +14,21 @@ namespace ibburn::run {
 namespace {
 
 // `eps`: the ranks' endpoints (the sim's are made from the fabric), for the ring pattern.
+// Without a fabric (job.no_subnet) the ranks are the endpoints and the pattern is the burn's own.
 burn::Plan plan_over(JobState& job, const std::vector<topo::PortEnd>& endpoints,
                      std::vector<burn::EndpointInfo> eps = {}) {
-  const int ranks = static_cast<int>(endpoints.size());
-  const auto& model = *job.model;
+  const int ranks = static_cast<int>(job.model ? endpoints.size() : eps.size());
   if (!job.o.burn.plan_file.empty()) return burn::load_plan(job.o.burn.plan_file, ranks);
   if (job.o.burn.pattern == burn::kRingPattern) {
     if (eps.empty())
-      for (const auto& p : endpoints) eps.push_back(fluid::simulated_endpoint(model.fabric, *model.cables, p));
+      for (const auto& p : endpoints)
+        eps.push_back(fluid::simulated_endpoint(job.model->fabric, *job.model->cables, p));
     job.ring_hosts = burn::ring_hosts(eps);
     job.say("plan: the ring pattern: each rail's ring step over " + std::to_string(job.ring_hosts.size()) + " hosts");
     return burn::make_ring(eps, job.o.burn.streams);
   }
+  if (!job.model) return burn::make_pattern(job.o.burn.pattern, ranks, job.o.burn.streams);
+  const auto& model = *job.model;
   planner::PlanResult r = planner::make_plan(model.fabric, *model.cables, *model.router, endpoints, {});
   for (const auto& n : r.notes) job.say("plan: " + n);
   return plan::to_burn_plan(r, "ibburn run");
@@ -44,6 +49,13 @@ std::string SimPlanStep::run(JobState& job) {
 }
 
 std::string RankPlanStep::run(JobState& job) {
+  if (!job.model) {
+    for (const auto& e : eps_)
+      if (auto port = localization::device_port(e)) job.host_of_hca.emplace(port->node, e.host);
+    plan = plan_over(job, {}, eps_);
+    return fmt::format("{} stage(s) for {} ranks, the {} pattern (no fabric to plan over)", plan.stages.size(),
+                       eps_.size(), job.o.burn.plan_file.empty() ? job.o.burn.pattern : job.o.burn.plan_file);
+  }
   std::vector<uint64_t> guid_by_rank;
   for (size_t r = 0; r < eps_.size(); ++r)
     guid_by_rank.push_back(r < job.given_guids.size() && job.given_guids[r] ? job.given_guids[r] : eps_[r].port_guid);

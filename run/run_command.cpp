@@ -69,7 +69,7 @@ class Job : public burn::SessionObserver {
   void explain(burn::Summary& s, const std::vector<burn::EndpointInfo>& eps) override { judge(job_, s, eps); }
   std::optional<burn::Stage> follow_up(const burn::Summary& s, const std::vector<burn::EndpointInfo>& eps,
                                        int extra_run) override {
-    return job_.localizer->follow_up(s, eps, extra_run);
+    return job_.localizer ? job_.localizer->follow_up(s, eps, extra_run) : std::nullopt;
   }
 
   // After the burn: history, the health capture after it, then the outputs.
@@ -102,6 +102,8 @@ int run_command(RunOptions o) {
   if (!o.slurm.node_map.empty())
     slurm::parse_slurm_node_map(read_file(o.slurm.node_map), o.slurm.node_map);  // exit 2 now
   if (o.burn.transport == burn::TransportKind::Sim) {
+    if (o.routes.routes.fabric.is_none())
+      throw InputError("--fabric", 0, "'none' is for an MPI transport: --transport sim burns a fabric");
     auto job = std::make_shared<Job>(o);
     job->prepare();
     fluid::SimulatedBurn run = job->simulated();

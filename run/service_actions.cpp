@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "burn/verdict.h"
 #include "common/finding_details.h"
 #include "report/history.h"
 #include "run/health_evidence.h"
@@ -22,11 +23,14 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-// Errors under load whose link went down on the way (its counters say so).
+// Errors under load whose link went down on the way (its counters say so: a switch's or HCA's
+// PerfMgt names, or a host port's kernel counters as sysfs names them).
 bool link_went_down(const Finding& f) {
   if (f.kind != FindingKind::ErrorsUnderLoad) return false;
   const auto rise = details_of<FindingKind::ErrorsUnderLoad>(f).rise;
-  return rise.contains("LinkDownedCounter") || rise.contains("LinkErrorRecoveryCounter");
+  for (const char* counter : {"LinkDownedCounter", "LinkErrorRecoveryCounter", "link_downed", "link_error_recovery"})
+    if (rise.contains(counter)) return true;
+  return false;
 }
 
 std::string action_for(const Finding& f, bool failed_before) {
@@ -89,15 +93,19 @@ std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings,
   std::vector<Finding> sorted = findings;
   sort_worst_first(sorted);
   for (const auto& f : sorted) {
-    if (info(f.kind).cable == CableService::None || f.ports.size() < 2 || !acts(f)) continue;
-    const std::string k = report::cable_name(f.ports[0], f.ports[1]);
+    if (info(f.kind).cable == CableService::None || f.ports.empty() || !acts(f)) continue;
+    // One port: a host port whose cable no fabric names (RoCE); a rank the burn could not name is no port.
+    const bool far_known = f.ports.size() >= 2;
+    if (!far_known && burn::rank_of_ref(f.ports[0])) continue;
+    const PortRef far = far_known ? f.ports[1] : PortRef{"", 0};
+    const std::string k = report::cable_name(f.ports[0], far);
     auto [it, fresh] = by_key.try_emplace(k);
     CableAction& c = it->second;
     const std::string action = action_for(f, failed_before.count(k) > 0);
     if (fresh) {
       c.a = f.ports[0];
-      c.b = f.ports[1];
-      if (c.b.node < c.a.node) std::swap(c.a, c.b);
+      c.b = far;
+      if (far_known && c.b.node < c.a.node) std::swap(c.a, c.b);
       auto l = labels.find(k);
       if (l != labels.end()) c.label = l->second;
       c.action = action;

@@ -56,7 +56,8 @@ std::vector<DrainEntry> hosts_to_drain(const std::vector<Finding>& findings,
                                        const burn::BurnSummary& burn);
 
 // One line per cable with physical evidence: topo (missing, miswired, swapped, port_down,
-// degraded), errors under load, confident suspect cables. Action: recable for wrong
+// degraded), errors under load, confident suspect cables; a finding about one port (a host
+// port on a fabric with no subnet to discover: RoCE) is its line with the far end empty. Action: recable for wrong
 // wiring, replace for a cable that already failed in the previous run (`failed_before`,
 // named as history names cables: report::cable_name) or whose link went down under load, reseat otherwise.
 std::vector<CableAction> cables_to_service(const std::vector<Finding>& findings, const wiring::Wiring* wiring,

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "common/exit_codes.h"
+#include "localization/endpoint_names.h"
 #include "localization/suspect_cable_details.h"
 #include "report/history.h"
 #include "run/job_outputs.h"
@@ -40,8 +41,12 @@ void corroborate(std::vector<Finding>& burn_findings, const std::vector<Finding>
 }
 
 void judge(JobState& job, burn::Summary& s, const std::vector<burn::EndpointInfo>& eps) {
-  if (job.by_counters) job.localizer->set_named_elsewhere(job.by_counters->named());
-  job.localizer->explain(s, eps);
+  if (job.localizer) {
+    if (job.by_counters) job.localizer->set_named_elsewhere(job.by_counters->named());
+    job.localizer->explain(s, eps);
+  } else {
+    localization::name_endpoint_findings(s.findings, eps);  // no fabric: the ranks' ports name them
+  }
   corroborate(s.findings, job.counter_findings);
   std::vector<Finding> all = job.topo_findings;
   all.insert(all.end(), job.health.findings().begin(), job.health.findings().end());
@@ -59,7 +64,10 @@ void judge(JobState& job, burn::Summary& s, const std::vector<burn::EndpointInfo
   all.insert(all.end(), s.findings.begin(), s.findings.end());
   if (job.scope) all = job.scope->within(std::move(all));
   all = group_systemic_causes(std::move(all), job.scopes);
-  if (s.doc.complete || s.doc.interrupted) price_findings(job, s.doc, all);
+  if (job.no_subnet)
+    job.price_step = burn::JobStep{"price", 0, "skipped: no fabric to price on (" + *job.no_subnet + ")"};
+  else if (s.doc.complete || s.doc.interrupted)
+    price_findings(job, s.doc, all);
   sort_worst_first(all);
   s.doc.findings = all;
   burn::JobRecord record;

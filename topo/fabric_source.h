@@ -14,19 +14,21 @@ namespace ibburn::topo {
 
 struct FabricSource {
   // Fabric files (JSON snapshot, ibnetdiscover text, libibnetdisc cache), merged when
-  // several; empty or {"live"}: discover live through `live`.
+  // several; empty or {"live"}: discover live through `live`; {"none"}: an Ethernet fabric
+  // (RoCE, TCP) with no subnet to discover (`ibburn run` only).
   std::vector<std::string> files;
   DiscoverOptions live;  // -C/-P, hops, per-MAD timeout and retries (also the sweeps' and LFT reads')
   std::string node_name_map;
   LoadOptions load_options;  // for files: format, --allow-partial, where warnings go
 
   bool is_live() const;
+  bool is_none() const;
   // How many snapshots the fabric is made of (1 for live discovery).
   int vantage_points() const;
   // "live", or the files as given (for messages).
   std::string name() const;
   // Loads or discovers, merges, applies the node-name-map. Throws InputError (bad file or
-  // map, "live" given next to files) or EnvironmentError (live discovery failed).
+  // map, "live" or "none" given next to files, "none") or EnvironmentError (live discovery failed).
   Fabric load() const;
 };
 

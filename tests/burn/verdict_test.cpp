@@ -44,6 +44,37 @@ std::vector<EndpointInfo> eps(int n, double rate) {
   return v;
 }
 
+// Two hosts, one NIC down: both ranks' every direction failed, but only one port's own
+// counters say its link went down. That host is the finding; its peer passes.
+TEST(Verdict, APortThatWentDownTakesTheBlameForItsPeersFailedDirections) {
+  StageResult st = stage(1, {{dir(0, 1, 0, DirectionStatus::Failed), dir(1, 0, 0, DirectionStatus::Failed)}});
+  SummaryInput in;
+  in.stages = {st};
+  in.endpoints = eps(2, 10);
+  in.options = {0.9, 0};
+  Summary before = make_summary(in);  // no counters: the pair cannot tell which end
+  EXPECT_EQ(before.doc.endpoints[0].verdict, Verdict::Failed);
+  EXPECT_EQ(before.doc.endpoints[1].verdict, Verdict::Failed);
+  in.port_counters = {{0, {{"link_downed", 0}}}, {1, {{"link_downed", 1}}}};
+  Summary s = make_summary(in);
+  EXPECT_EQ(s.doc.endpoints[0].verdict, Verdict::Pass);
+  EXPECT_EQ(s.doc.endpoints[1].verdict, Verdict::Failed);
+  EXPECT_FALSE(s.doc.pass);
+}
+
+// A finding's rank port and back: what names it later (localization/endpoint_names.h) reads.
+TEST(Verdict, ARankPortGivesItsRankBackAndNoOtherPortDoes) {
+  std::vector<EndpointInfo> eps(2);
+  eps[1].host = "vm02", eps[1].endpoint = "rxe0:1";
+  EXPECT_EQ(endpoint_ref(eps, 1), (PortRef{"rank 1 vm02:rxe0:1", 0}));
+  EXPECT_EQ(rank_of_ref(endpoint_ref(eps, 1)), 1);
+  EXPECT_EQ(rank_of_ref(endpoint_ref(eps, 5)), 5);
+  EXPECT_FALSE(rank_of_ref({"rank 1 vm02:rxe0:1", 1}));
+  EXPECT_FALSE(rank_of_ref({"ranking01", 0}));
+  EXPECT_FALSE(rank_of_ref({"rank 1x", 0}));
+  EXPECT_FALSE(rank_of_ref({"vm02 rxe0", 1}));
+}
+
 }  // namespace
 
 TEST(Verdict, ThresholdAgainstPortRate) {

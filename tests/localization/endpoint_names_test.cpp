@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "burn/summary.h"
+#include "burn/verdict.h"
 #include "tests/routing/fat_tree_fixture.h"
 
 namespace ibburn::localization {
@@ -42,6 +43,35 @@ TEST(EndpointNames, AnEndpointIsItsHcaPortAndTheCablesFarEnd) {
   EXPECT_EQ(findings[2].message, "host3 mlx5_0:1: all 2 measured directions slow");
   EXPECT_EQ(findings[2].ports, (std::vector<PortRef>{{"rank", 0}}));
   EXPECT_EQ(findings[3].message, "stage 1 flow 0: ...");
+}
+
+// No fabric (RoCE): the ranks' own ports name the parts, a rank that never said is left alone.
+TEST(EndpointNames, WithoutAFabricTheRanksOwnDevicesNameTheirPorts) {
+  std::vector<burn::EndpointInfo> eps(3);
+  eps[0].host = "vm01", eps[0].endpoint = "rxe0:1";
+  eps[1].host = "vm02", eps[1].endpoint = "mlx5_1:2";
+  eps[2].host = "vm03", eps[2].endpoint = "eth0";  // tcp: an interface, no port number
+  EXPECT_EQ(device_port(eps[1]), (PortRef{"vm02 mlx5_1", 2}));
+  EXPECT_EQ(device_port(eps[2]), (PortRef{"vm03 eth0", 0}));
+  EXPECT_FALSE(device_port(burn::EndpointInfo{}));
+  Finding slow = endpoint_finding(FindingKind::SlowEndpoint, 1, "all 2 measured directions slow");
+  slow.ports = {burn::endpoint_ref(eps, 1)};
+  const Finding flow{FindingKind::SlowFlow,
+                     Severity::Error,
+                     "stage 1 flow 0: ...",
+                     {burn::endpoint_ref(eps, 0), burn::endpoint_ref(eps, 2)},
+                     {}};
+  const Finding beyond{FindingKind::SlowFlow, Severity::Error, "rank 7", {burn::endpoint_ref(eps, 7)}, {}};
+  const Finding counters{
+      FindingKind::ErrorsUnderLoad, Severity::Error, "link_downed +1", {burn::endpoint_ref(eps, 2)}, {}};
+  std::vector<Finding> findings{slow, flow, beyond, counters};
+  name_endpoint_findings(findings, eps);
+  EXPECT_EQ(findings[0].message, "vm02 mlx5_1[2] (no cable known): all 2 measured directions slow");
+  EXPECT_EQ(findings[0].ports, (std::vector<PortRef>{{"vm02 mlx5_1", 2}}));
+  EXPECT_EQ(findings[1].ports, flow.ports);  // a flow's ranks: which end is to blame is the endpoints' verdict
+  EXPECT_EQ(findings[1].message, "stage 1 flow 0: ...");
+  EXPECT_EQ(findings[2].ports, beyond.ports);
+  EXPECT_EQ(findings[3].ports, (std::vector<PortRef>{{"vm03 eth0", 0}}));
 }
 
 }  // namespace

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "common/finding_details.h"
+#include "burn/verdict.h"
 #include "localization/suspect_cable_details.h"
 #include "run/fabric_steps.h"
 #include "run/history_step.h"
@@ -231,6 +234,89 @@ TEST_F(JobSteps, TheSweepAfterAStageTellsTrafficTheCountersDidNotSee) {
     else
       EXPECT_EQ(unseen, 0u) << findings_to_json(job->counter_findings).dump(1);
   }
+}
+
+// A RoCE fabric has no subnet to discover: the host's RDMA ports say so, or --fabric none.
+TEST(WithoutSubnet, AHostWhoseRdmaPortsAreAllEthernetHasNoSubnetToDiscover) {
+  topo::FabricSource live;
+  const host::Hca rxe{"rxe0", "", "", "", {{1, "4: ACTIVE", "5: LinkUp", "2.5 Gb/sec (1X SDR)", "Ethernet"}}, "data0"};
+  const host::Hca mlx{"mlx5_0", "", "", "", {{1, "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)", "InfiniBand"}}, ""};
+  const auto verbs = burn::TransportKind::Verbs, tcp = burn::TransportKind::Tcp;
+  EXPECT_EQ(without_subnet(live, verbs, {rxe}).value_or("discover"),
+            "a RoCE fabric has no subnet management packets (the one of this host's RDMA port(s) are Ethernet, "
+            "rxe0:1 the first)");
+  EXPECT_FALSE(without_subnet(live, verbs, {rxe, mlx}));  // one InfiniBand port: discover through it
+  live.live.mad.ca = "rxe0";                              // ... unless -C names the Ethernet one
+  EXPECT_TRUE(without_subnet(live, verbs, {rxe, mlx}));
+  live.live.mad.ca.clear();
+  EXPECT_FALSE(without_subnet(live, verbs, {}));  // no device: discovery says what is missing
+  EXPECT_FALSE(without_subnet(live, tcp, {}));    // ... under tcp too (--fabric none says it on purpose)
+  EXPECT_TRUE(without_subnet(live, tcp, {rxe}));
+  EXPECT_FALSE(without_subnet(live, burn::TransportKind::Sim, {rxe}));
+  topo::FabricSource none;
+  none.files = {"none"};
+  EXPECT_EQ(without_subnet(none, verbs, {mlx}).value_or(""), "--fabric none");
+  topo::FabricSource files;
+  files.files = {"fabric.net"};
+  EXPECT_FALSE(without_subnet(files, verbs, {rxe}));
+  EXPECT_THROW(none.load(), InputError);
+}
+
+// `--fabric none` (what a RoCE host gets by itself): the steps over the fabric say why they
+// are skipped, the ranks' own ports are the endpoints, and a host port's findings drain its
+// host and give cables.csv a row with no far end.
+TEST_F(JobSteps, WithoutASubnetTheRanksOwnPortsNameTheFindingsAndTheLists) {
+  o_.burn.transport = burn::TransportKind::Verbs;
+  o_.routes.routes.fabric.files = {"none"};
+  o_.max_drain = parse_drain_limit("1");
+  JobState job(o_);
+  read_inputs(job);
+  TopoStep topo;
+  RoutesStep routes;
+  EndpointsStep endpoints;
+  CountersStep counters;
+  for (Step* step : std::initializer_list<Step*>{&topo, &routes, &endpoints, &counters})
+    EXPECT_TRUE(step->run(job).starts_with("skipped: ")) << step->name();
+  EXPECT_EQ(topo.run(job), "skipped: --fabric none");
+  EXPECT_FALSE(job.model);
+  std::vector<burn::EndpointInfo> eps(2);
+  eps[0] = {"vm01", "rxe0:1", "::ffff:10.77.0.1", 0, 0, "Ethernet", 2.0, -1};
+  eps[1] = {"vm02", "rxe0:1", "::ffff:10.77.0.2", 0, 0, "Ethernet", 2.0, -1};
+  RankPlanStep plan(eps);
+  const std::string planned = plan.run(job);
+  EXPECT_EQ(planned, fmt::format("{} stage(s) for 2 ranks, the pairs pattern (no fabric to plan over)",
+                                 plan.plan.stages.size()));
+  ASSERT_FALSE(plan.plan.stages.empty());
+  EXPECT_EQ(job.host_of_hca.at("vm02 rxe0"), "vm02");
+  burn::EndpointRecord failed;
+  failed.rank = 1;
+  failed.verdict = burn::Verdict::Failed;
+  failed.host = "vm02";
+  failed.endpoint = "rxe0:1";
+  failed.reason = "all 2 measured directions failed";
+  burn::Summary s;
+  s.doc.complete = true;
+  s.doc.endpoints = {failed};
+  s.findings = {{FindingKind::FailedEndpoint,
+                 Severity::Error,
+                 "vm02 rxe0:1: all 2 measured directions failed",
+                 {burn::endpoint_ref(eps, 1)},
+                 burn::to_json(failed)},
+                {FindingKind::ErrorsUnderLoad,
+                 Severity::Error,
+                 "vm02 rxe0:1: the port's own counters during the burn: link_downed +1",
+                 {burn::endpoint_ref(eps, 1)},
+                 ErrorsUnderLoadDetails{0, {{"link_downed", 1}}}}};
+  judge(job, s, eps);
+  ASSERT_EQ(s.findings.size(), 2u);
+  for (const auto& f : s.findings) EXPECT_EQ(f.ports, (std::vector<PortRef>{{"vm02 rxe0", 1}})) << f.message;
+  EXPECT_NE(findings_to_json(s.findings).dump().find("vm02 rxe0[1] (no cable known): all 2 measured directions failed"),
+            std::string::npos);
+  EXPECT_TRUE(out("drain.txt").starts_with("vm02\t")) << out("drain.txt");
+  const std::string csv = out("cables.csv");
+  EXPECT_NE(csv.find("\n\"vm02 rxe0\",1,\"\",0,\"\",replace,"), std::string::npos) << csv;
+  ASSERT_TRUE(job.price_step);
+  EXPECT_EQ(job.price_step->outcome, "skipped: no fabric to price on (--fabric none)");
 }
 
 TEST_F(JobSteps, HealthJudgesAnIbdiagnetCapture) {

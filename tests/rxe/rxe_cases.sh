@@ -23,10 +23,10 @@ fail() {
   echo "FAIL ($case): $*" >&2
   exit 1
 }
-burn() {  # burn OUT_DIR ARGS...: mpirun over both guests; prints the rank output, returns its status
+burn() {  # burn OUT_DIR ARGS...: mpirun over both guests (`ibburn $command`, burn unless set); returns its status
   local o=$1
   shift
-  vm 1 -- timeout 240 mpirun -H vm01,vm02 -np 2 $ibburn burn --transport verbs --host-memory \
+  vm 1 -- timeout 240 mpirun -H vm01,vm02 -np 2 $ibburn ${command:-burn} --transport verbs --host-memory \
     --msg-size 64K --max-retry-rate 0.05 --quiet --out "$o" "$@"
 }
 rcvd_pkts() { vm "$1" -- cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts; }
@@ -165,6 +165,53 @@ EOF
     grep -q "ibv_reg_mr of [0-9]* bytes failed: .*RLIMIT_MEMLOCK is 64 KiB (ulimit -l)" "$out/log" ||
       fail "no message naming the limit and the size: $(cat "$out/log")"
     [ "$(json "$out/r/summary.json" 'len(d["flows"])')" = 2 ] || fail "summary.json lacks the failed flows"
+    ;;
+  run | run_nic_down)
+    # The whole job (`ibburn run`) on a RoCE fabric: the steps over the subnet say it has none
+    # and are skipped; the burn, verdict, drain.txt, cables.csv and the page as on any fabric.
+    # run_nic_down: vm02's NIC set down mid-stage, as in nic_down, drains vm02 and gives
+    # cables.csv its host port with no far end (no fabric names the cable).
+    command=run
+    if [ "$case" = run ]; then
+      burn "$out/r" --duration 4s --threshold 0.01 > "$out/log" 2>&1
+      rc=$?
+      want=0
+    else
+      base=$(rcvd_pkts 2)
+      burn "$out/r" --duration 20s --threshold 0.01 > "$out/log" 2>&1 &
+      pid=$!
+      wait_traffic 2 "$base"
+      vm 2 -- ip link set dev data0 down || fail "cannot set data0 down on vm02"
+      wait "$pid"
+      rc=$?
+      restore_nic 2
+      want=1
+    fi
+    [ "$rc" = "$want" ] || { cat "$out/log"; fail "expected exit $want, got $rc"; }
+    for f in summary.json results.jsonl drain.txt cables.csv report.html ibburn.prom; do
+      [ -f "$out/r/$f" ] || { cat "$out/log"; fail "no $f written"; }
+    done
+    python3 - "$out/r" "$case" <<'EOF' || { cat "$out/log"; fail "results"; }
+import json, sys
+d, case = sys.argv[1], sys.argv[2]
+s = json.load(open(d + "/summary.json"))
+steps = {st["name"]: st["outcome"] for st in s["job"]["steps"]}
+assert steps["topo"].startswith("skipped: a RoCE fabric has no subnet management packets"), steps
+for name in ("routes", "endpoints", "counters", "price"):
+    assert steps[name].startswith("skipped: "), (name, steps)
+assert "no fabric to plan over" in steps["plan"] and steps["burn"] in ("ok", "findings"), steps
+assert s["complete"] and len(s["flows"]) == 2, s
+drain = open(d + "/drain.txt").read()
+cables = open(d + "/cables.csv").read().splitlines()
+assert cables[0].startswith("a_node,a_port,b_node,b_port"), cables
+if case == "run":
+    assert s["verdict"] == "pass" and drain == "" and len(cables) == 1, (s.get("findings"), drain, cables)
+else:
+    # vm02's port went down (its link_downed): vm02 is drained, not its healthy peer vm01.
+    assert s["verdict"] == "fail" and drain.startswith("vm02\t") and "vm01" not in drain, drain
+    assert any(c.startswith('"vm02 rxe0",1,"",0,') for c in cables[1:]), cables
+    assert any("vm02 rxe0" in p["node"] for f in s["findings"] for p in f["ports"]), s["findings"]
+EOF
     ;;
   host_check)
     # The guest's real /sys/class/infiniband: the rxe device, its port and link layer, no error.
