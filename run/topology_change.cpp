@@ -86,6 +86,7 @@ void TopologyWatch::observe(const counters::Snapshot& poll) {
   const size_t answered =
       std::count_if(poll.ports.begin(), poll.ports.end(), [](const auto& q) { return q.reachable; });
   const bool trust_silence = 2 * answered >= poll.ports.size();
+  const Unreached unreached = unreached_in(poll);
   for (const PortSample& q : poll.ports) {
     if (!q.reachable && !trust_silence) continue;
     const auto at = start_at_.find({q.node_guid, q.port});
@@ -93,8 +94,70 @@ void TopologyWatch::observe(const counters::Snapshot& poll) {
     const PortSample& p = start_.ports[at->second];
     if (!p.reachable || !p.peer || p.state == PortState::Down) continue;
     const bool up = q.reachable && (q.state == PortState::Active || q.state == PortState::Unknown);
-    if (!up) seen_down_.emplace(PortKey{q.node_guid, q.port}, SeenDown{state_text(q), q.reachable});
+    if (up) continue;
+    if (!q.reachable && unreached.nodes.contains(q.node_guid)) {
+      unreached_.try_emplace(PortKey{q.node_guid, q.port}, q.ref())
+          .first->second.behind.insert(unreached.behind.begin(), unreached.behind.end());
+      continue;
+    }
+    seen_down_.emplace(PortKey{q.node_guid, q.port}, SeenDown{state_text(q), q.reachable});
   }
+}
+
+TopologyWatch::Unreached TopologyWatch::unreached_in(const counters::Snapshot& seen) const {
+  std::map<PortKey, const PortSample*> at;
+  std::map<uint64_t, bool> answers;  // node GUID -> any of its ports answered
+  for (const auto& q : seen.ports) {
+    at[{q.node_guid, q.port}] = &q;
+    answers[q.node_guid] = answers[q.node_guid] || q.reachable;
+  }
+  const auto sample = [&](uint64_t guid, int port) -> const PortSample* {
+    const auto it = at.find({guid, port});
+    return it == at.end() ? nullptr : it->second;
+  };
+  const auto guid_of = [&](const std::string& name) {
+    const auto it = guid_of_name_.find(name);
+    return it == guid_of_name_.end() ? uint64_t{0} : it->second;
+  };
+  // Cables seen down where an end answered and said so.
+  Unreached out;
+  for (const auto& p : start_.ports) {
+    if (!p.reachable || !p.peer || p.state == PortState::Down) continue;
+    const PortSample* q = sample(p.node_guid, p.port);
+    if (q && q->reachable && q->state != PortState::Unknown && q->state != PortState::Active)
+      out.behind.insert(report::cable_name(p.ref(), *p.peer));
+  }
+  if (out.behind.empty()) return out;
+  // Silent nodes in groups joined by their cables; a group some of whose cables are up at an
+  // end that answers is there (its links are up) but out of the management path's reach.
+  std::map<uint64_t, std::vector<const PortSample*>> ports_of;
+  for (const auto& p : start_.ports)
+    if (p.reachable) ports_of[p.node_guid].push_back(&p);
+  std::set<uint64_t> visited;
+  for (const auto& [guid, ports] : ports_of) {
+    if (answers[guid] || visited.contains(guid)) continue;
+    std::vector<uint64_t> group{guid}, todo{guid};
+    visited.insert(guid);
+    bool link_up = false;
+    while (!todo.empty()) {
+      const uint64_t n = todo.back();
+      todo.pop_back();
+      for (const PortSample* p : ports_of[n]) {
+        if (!p->peer) continue;
+        const uint64_t m = guid_of(p->peer->node);
+        if (!m) continue;
+        if (answers[m]) {
+          const PortSample* far = sample(m, p->peer->port);
+          link_up = link_up || (far && far->reachable && far->state == PortState::Active);
+        } else if (visited.insert(m).second) {
+          group.push_back(m);
+          todo.push_back(m);
+        }
+      }
+    }
+    if (link_up) out.nodes.insert(group.begin(), group.end());
+  }
+  return out;
 }
 
 void TopologyWatch::cover(size_t finding, const PortSample& p) {
@@ -119,6 +182,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
   std::map<uint64_t, size_t> node_of;  // GUID -> index into nodes
   struct NodeSeen {
     std::string name;
+    uint64_t guid;
     bool is_switch;
     bool answered = false, answers = false;
     std::vector<const PortSample*> ports;  // start samples
@@ -126,14 +190,17 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
   std::vector<NodeSeen> nodes;
   for (const auto& p : start_.ports) {
     auto [it, fresh] = node_of.try_emplace(p.node_guid, nodes.size());
-    if (fresh) nodes.push_back({p.node, p.node_type == topo::NodeType::Switch, false, false, {}});
+    if (fresh) nodes.push_back({p.node, p.node_guid, p.node_type == topo::NodeType::Switch, false, false, {}});
     NodeSeen& n = nodes[it->second];
     n.ports.push_back(&p);
     n.answered = n.answered || p.reachable;
     const PortSample* q = now_of(p);
     n.answers = n.answers || (q && q->reachable);
   }
-  auto dropped = [&](size_t n) { return nodes[n].answered && !nodes[n].answers; };
+  // Silent behind a cable down now while a link of theirs is up: not gone, unreachable.
+  const Unreached unreached_now = unreached_in(now);
+  auto unreached = [&](size_t n) { return !nodes[n].answers && unreached_now.nodes.contains(nodes[n].guid); };
+  auto dropped = [&](size_t n) { return nodes[n].answered && !nodes[n].answers && !unreached(n); };
   auto peer_node = [&](const PortSample& p) -> std::optional<size_t> {
     if (!p.peer) return std::nullopt;
     auto g = guid_of_name_.find(p.peer->node);
@@ -260,6 +327,13 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
   std::map<std::string, std::vector<std::pair<const PortSample*, uint64_t>>> retrained_of_switch;
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (!nodes[n].answered || dropped(n)) continue;
+    if (unreached(n)) {
+      for (const PortSample* p : nodes[n].ports)
+        if (p->reachable && p->peer)
+          unreached_.try_emplace(PortKey{p->node_guid, p->port}, p->ref())
+              .first->second.behind.insert(unreached_now.behind.begin(), unreached_now.behind.end());
+      continue;
+    }
     for (const PortSample* p : nodes[n].ports) {
       if (!p->reachable || !p->peer) continue;
       const auto m = peer_node(*p);
@@ -314,6 +388,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     return changed_of_switch[a].size() > changed_of_switch[b].size();
   });
   std::set<std::string> claimed;
+  std::map<std::string, size_t> finding_of_cable;  // this compare's findings by cable
   for (const std::string& sw : by_count) {
     std::vector<std::string> keys;
     for (const auto& k : changed_of_switch[sw])
@@ -353,6 +428,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
                  {"cables", listed}};
     findings_.push_back(std::move(f));
     for (const auto& k : keys) {
+      finding_of_cable[k] = findings_.size() - 1;
       claimed.insert(k);
       reported_.insert("cable " + k);
       for (const PortSample* p : cables.at(k).samples) cover(findings_.size() - 1, *p);
@@ -368,9 +444,33 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
                             stage, fmt::join(c.words, ", "));
     f.details = {{"stage", stage}, {"still_down", c.still_down}, {"ends", c.evidence}};
     findings_.push_back(std::move(f));
+    finding_of_cable[key] = findings_.size() - 1;
     for (const PortSample* p : c.samples) cover(findings_.size() - 1, *p);
   }
+  attach_unreached(finding_of_cable);
   return findings_.size() - before;
+}
+
+void TopologyWatch::attach_unreached(const std::map<std::string, size_t>& finding_of_cable) {
+  // Each unreachable port goes with the first of the cables it was behind that is a finding
+  // now; behind none (reported in an earlier stage, or back before anything said so), it is
+  // not judged: its silence was the management path's, not its link's.
+  std::map<size_t, std::vector<std::string>> ports_of;
+  for (const auto& [key, u] : unreached_)
+    for (const auto& cable : u.behind)
+      if (const auto it = finding_of_cable.find(cable); it != finding_of_cable.end()) {
+        ports_of[it->second].push_back(ref_name(u.port));
+        affected_guid_.insert(key);
+        affected_ref_.emplace(std::pair(u.port.node, u.port.port), it->second);
+        break;
+      }
+  unreached_.clear();
+  for (auto& [index, ports] : ports_of) {
+    Finding& f = findings_[index];
+    f.message += fmt::format("; {} did not answer behind it (their links up: unreachable, not down)",
+                             plural(ports.size(), "port", "ports"));
+    f.details["unreachable_behind"] = ports;
+  }
 }
 
 void TopologyWatch::absorb(std::vector<Finding>& findings) {

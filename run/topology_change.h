@@ -14,6 +14,12 @@
 // ports' state during the stage (observe) see it. Many links of one switch down at once,
 // seen either way, are the switch (a reboot, its power, its firmware): one `switch_bounced`
 // finding naming it with the count of its links, not one `link_down` per cable.
+//
+// Silence is not always down: the polls and sweeps go by LID, and while a cable is down the
+// routes to some ports cross it. Ports that do not answer while a cable is seen down (an end
+// answered and said so) and a link of theirs is up at an end that answers are "unreachable
+// behind" it: details of that cable's finding (`unreachable_behind`), never a change of their
+// own, so nobody is drained for them.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -60,6 +66,21 @@ class TopologyWatch {
  private:
   using PortKey = std::pair<uint64_t, int>;  // node GUID, port
   void cover(size_t finding, const counters::PortSample& p);
+  // Nodes that did not answer `seen` while a cable was seen down in it (an end answered and
+  // said so) and some cable of theirs is up at an answering end: alive, out of the management
+  // path's reach. `behind`: the cables seen down (report::cable_name).
+  struct Unreached {
+    std::set<uint64_t> nodes;
+    std::set<std::string> behind;
+  };
+  Unreached unreached_in(const counters::Snapshot& seen) const;
+  void attach_unreached(const std::map<std::string, size_t>& finding_of_cable);
+  // Unreachable ports (by the polls or the sweep), for the findings of the cables behind which they were.
+  struct Behind {
+    PortRef port;
+    std::set<std::string> behind;
+  };
+  std::map<PortKey, Behind> unreached_;
 
   counters::Snapshot start_;
   std::map<std::string, uint64_t> guid_of_name_;                // how samples name their peers

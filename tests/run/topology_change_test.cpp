@@ -320,5 +320,61 @@ TEST(TopologyWatch, APollThatReachedLittleOfTheFabricJudgesOnlyWhatItRead) {
   EXPECT_EQ(w.compare(start.snap, 1), 0u);
 }
 
+// A management path through a cable that went down (#45): the polls go by LID, and for a
+// while the routes to some ports cross the cable. A port that stops answering while its link
+// is up at the end that answers, with a cable seen down in the same poll, is unreachable behind
+// that cable: a detail of the cable's one finding, never a second link_down of its own.
+TEST(TopologyWatch, APortSilentBehindACableSeenDownIsUnreachableNotDown) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric poll = start;
+  poll.at("leaf02", 4).state = PortState::Down;
+  poll.at("spine02", 2).state = PortState::Down;
+  poll.drop("host003 mlx5_0");  // its route crossed the cable; leaf02[1] still says Active
+  w.observe(poll.snap);
+  ASSERT_EQ(w.compare(start.snap, 1), 1u) << findings_to_json(w.findings()).dump(1);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"spine02", 2}, {"leaf02", 4}}));
+  EXPECT_EQ(f.message,
+            "cable leaf02[4] - spine02[2] went down and came back during stage 1: spine02[2] seen Down during the "
+            "stage, leaf02[4] seen Down during the stage; 1 port did not answer behind it (their links up: "
+            "unreachable, not down)");
+  EXPECT_EQ(f.details["unreachable_behind"], nlohmann::json::array({"host003 mlx5_0[1]"}));
+  EXPECT_TRUE(w.affected(13, 1));  // the host's other findings are this cable's
+}
+
+// The leaf itself out of reach: every port of it and its hosts silent, one of its uplinks up
+// at the spine that answers. One finding, the cable's; none of the silent ports is down.
+TEST(TopologyWatch, ALeafOutOfReachBehindItsDownUplinkIsThatCablesFinding) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric poll = start;
+  for (const char* n : {"leaf01", "host001 mlx5_0", "host002 mlx5_0"}) poll.drop(n);
+  poll.at("spine02", 1).state = PortState::Down;  // leaf01[4] - spine02[1]; spine01[1] still Active
+  w.observe(poll.snap);
+  ASSERT_EQ(w.compare(start.snap, 1), 1u) << findings_to_json(w.findings()).dump(1);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"spine02", 1}, {"leaf01", 4}}));
+  EXPECT_EQ(f.details["unreachable_behind"].size(), 6u) << f.details.dump(1);
+}
+
+// The sweep after the stage, the cable still down: the same, and the cable is still down.
+TEST(TopologyWatch, TheSweepAfterTheStageTellsUnreachablePortsBehindACableStillDown) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric now = start;
+  now.at("leaf02", 4).state = PortState::Down;
+  now.at("spine02", 2).state = PortState::Down;
+  now.drop("host003 mlx5_0");
+  ASSERT_EQ(w.compare(now.snap, 2), 1u) << findings_to_json(w.findings()).dump(1);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.kind, FindingKind::LinkDown);
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"spine02", 2}, {"leaf02", 4}}));
+  EXPECT_TRUE(f.details["still_down"].get<bool>());
+  EXPECT_EQ(f.details["unreachable_behind"], nlohmann::json::array({"host003 mlx5_0[1]"}));
+}
+
 }  // namespace
 }  // namespace ibburn::run
