@@ -84,8 +84,32 @@ std::string AuditStep::run(JobState& job) {
   return found.empty() ? "ok" : fmt::format("{} finding(s)", found.size());
 }
 
+namespace {
+
+// ibsim trains every link whose file gives no rate at 4X SDR: a simulated burn over such a
+// file (ibsim's own net-examples) models the links the live simulator of it would have.
+constexpr topo::LinkRate kIbsimRate{topo::Width::X4, topo::Speed::SDR};
+
+size_t simulate_unknown_rates(topo::Fabric& fabric) {
+  size_t filled = 0;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n)
+    for (topo::Port& p : fabric.node(n).ports) {
+      if (!p.linked() || p.active.known()) continue;
+      if (p.active.width == topo::Width::Unknown) p.active.width = kIbsimRate.width;
+      if (p.active.speed == topo::Speed::Unknown) p.active.speed = kIbsimRate.speed;
+      ++filled;
+    }
+  return filled;
+}
+
+}  // namespace
+
 std::string RoutesStep::run(JobState& job) {
   if (job.no_subnet) return "skipped: " + *job.no_subnet;
+  if (job.o.burn.transport == burn::TransportKind::Sim && !job.source.is_live())
+    if (const size_t filled = simulate_unknown_rates(*job.fabric))
+      job.say(fmt::format("routes: {} port(s) of {} carry no rate: simulated at {}, as ibsim trains them", filled,
+                          job.source.name(), topo::to_string(kIbsimRate)));
   job.model = routing::make_route_model(std::move(*job.fabric), job.o.routes.routes);
   job.fabric.reset();
   for (topo::NodeId n = 0; n < job.model->fabric.nodes().size(); ++n) {

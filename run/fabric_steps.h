@@ -39,7 +39,9 @@ class AuditStep : public Step {
 };
 
 // The fabric's routes (job.model takes job.fabric), each HCA's host (job.host_of_hca), and the
-// pricing's view of them (job.price_fabric) with --job-sizes and --max-slowdown checked.
+// pricing's view of them (job.price_fabric) with --job-sizes and --max-slowdown checked. A
+// simulated burn over files whose links carry no rate (ibsim's net-examples) gives them the
+// 4X SDR ibsim trains them at, saying how many.
 class RoutesStep : public Step {
  public:
   std::string name() const override { return "routes"; }

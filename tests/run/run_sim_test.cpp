@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -467,6 +468,79 @@ TEST_F(RunSim, AFabricFileWithoutPortGuidsGivesTheVerdictOfTheOneWithThem) {
   EXPECT_EQ(found["without"], found["with"]);
   EXPECT_EQ(rows["without"], rows["with"]);
   EXPECT_NE(rows["without"].find("\"host003 mlx5_0\",1,\"leaf"), std::string::npos) << rows["without"];
+}
+
+// Fabrics we did not make (#45): every net file of ibsim-utils' net-examples, and one written by
+// hand. From the file: a
+// wiring list written from it, the topo check against it (no finding), and a simulated burn,
+// its links at the 4X SDR ibsim trains them at (the files give no rate). Live in ibsim, a host
+// cable cut mid-stage: one link_down naming that cable's two ends, and its host drained.
+TEST_F(RunSim, IbsimsOwnExamplesCheckBurnAndNameACableCutLive) {
+  const std::filesystem::path examples = "/usr/share/doc/ibsim-utils/net-examples";
+  std::vector<std::string> files;
+  if (std::filesystem::exists(examples))
+    for (const auto& e : std::filesystem::directory_iterator(examples))
+      if (e.path().filename().string().starts_with("net")) files.push_back(e.path().string());
+  ASSERT_FALSE(files.empty()) << examples << " has no net files (ibsim-utils installs them)";
+  std::sort(files.begin(), files.end());
+  // And one no generator wrote: names without pods, a 36- and a 40-port switch, HCAs of one
+  // and two ports, port numbers with gaps.
+  files.push_back(write("hand.net",
+                        "Switch\t36 \"edge-a\"\n[1]\t\"gpu-a\"[1]\n[7]\t\"gpu-b\"[2]\n[33]\t\"core-b\"[40]\n"
+                        "[35]\t\"core-b\"[38]\n\n"
+                        "Switch\t40 \"core-b\"\n[40]\t\"edge-a\"[33]\n[38]\t\"edge-a\"[35]\n[12]\t\"gpu-c\"[1]\n\n"
+                        "Hca\t1 \"gpu-a\"\n[1]\t\"edge-a\"[1]\n\n"
+                        "Hca\t2 \"gpu-b\"\n[2]\t\"edge-a\"[7]\n\n"
+                        "Hca\t2 \"gpu-c\"\n[1]\t\"core-b\"[12]\n"));
+  const auto is_host = [](const std::string& node) { return node.starts_with("Hca") || node.starts_with("gpu"); };
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    const std::string name = std::filesystem::path(file).filename().string();
+    SimFabric f(file, SimOptions{});
+    const std::string csv = dir_ + "/" + name + ".csv";
+    auto r = f.run({kIbburn, "wiring", "from-fabric", "--fabric", file, "-o", csv});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = f.run({kIbburn, "topo", "check", "--fabric", file, "--wiring", csv});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    r = f.run({kIbburn, "run", "--transport", "sim", "--fabric", file, "--wiring", csv, "--routing", "adaptive",
+               "--duration", "1s", "--out", out_});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("carry no rate: simulated at 4xSDR, as ibsim trains them"), std::string::npos) << r.err;
+    // The list's last host cable (the SM port, the file's first, is a switch's: still answers).
+    std::optional<wiring::Cable> host_cable;
+    for (const auto& c : wiring::load_wiring_csv(csv).cables)
+      if (is_host(c.a.node) || is_host(c.b.node)) host_cable = c;
+    ASSERT_TRUE(host_cable);
+    wiring::Cable cut = *host_cable;
+    if (!is_host(cut.a.node)) std::swap(cut.a, cut.b);
+    std::thread inject([&] {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (!std::filesystem::exists(out_ + "/live/counters-before.json") &&
+             std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      f.console("Unlink \"" + cut.a.node + "\"[" + std::to_string(cut.a.port) + "]");
+    });
+    r = f.run({kIbburn, "run", "--transport", "sim", "--fabric", "live", "--wiring", csv, "--sim-console",
+               f.console_path(), "--duration", "2s", "--probes", "0", "--quiet", "--out", out_ + "/live"},
+              std::chrono::seconds(120));
+    inject.join();
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    const nlohmann::json s = nlohmann::json::parse(read(out_ + "/live/summary.json"));
+    std::vector<std::set<std::string>> downs;
+    for (const auto& x : s["findings"])
+      if (x["kind"] == "link_down") {
+        std::set<std::string> ends;
+        for (const auto& p : x["ports"])
+          ends.insert(fmt::format("{}[{}]", p["node"].get<std::string>(), p["port"].get<int>()));
+        downs.push_back(ends);
+      }
+    const std::set<std::string> want{fmt::format("{}[{}]", cut.a.node, cut.a.port),
+                                     fmt::format("{}[{}]", cut.b.node, cut.b.port)};
+    EXPECT_EQ(downs, std::vector<std::set<std::string>>{want}) << s["findings"].dump(1);
+    EXPECT_EQ(read(out_ + "/live/drain.txt").rfind(cut.a.node + "\t", 0), 0u) << read(out_ + "/live/drain.txt");
+    std::filesystem::remove_all(out_);
+  }
 }
 
 // Pricing (docs/price.md). Under adaptive routing a host cable at 25% slows every ring through
