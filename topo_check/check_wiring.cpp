@@ -477,7 +477,12 @@ class Checker {
         }
       }
       if (links > 4) where += " and " + std::to_string(links - 4) + " more";
-      add(FindingKind::UnknownNode, node.is_ca() ? Severity::Warning : Severity::Error,
+      // No cable of it to check (a ports report lists a switch by an unlinked port alone).
+      if (links == 0) where = "; it has no linked port, so no cable of it to check";
+      add(FindingKind::UnknownNode,
+          links == 0     ? Severity::Info
+          : node.is_ca() ? Severity::Warning
+                         : Severity::Error,
           display_[i] + " (" + to_string(node.type) + ", GUID " + hex_guid(node.guid) + ") is not in the plan" + where,
           std::move(ports), {{"guid", hex_guid(node.guid)}, {"type", to_string(node.type)}});
     }

@@ -21,6 +21,7 @@
 
 #include "report/history.h"
 #include "report/history_nights.h"
+#include "tests/support/corpus.h"
 #include "tests/support/sim_fabric.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_paths.h"
@@ -541,6 +542,40 @@ TEST_F(RunSim, IbsimsOwnExamplesCheckBurnAndNameACableCutLive) {
     EXPECT_EQ(read(out_ + "/live/drain.txt").rfind(cut.a.node + "\t", 0), 0u) << read(out_ + "/live/drain.txt");
     std::filesystem::remove_all(out_);
   }
+}
+
+// Public fabric dumps from real clusters (the corpus, SOURCES.md): each loads and goes through
+// a wiring list written from it, the topo check against it (nothing above info) and a
+// simulated burn, or is refused naming the file and what to give (a node-name-map for
+// switches that share a name, the real GUIDs of a redacted dump).
+TEST_F(RunSim, PublicFabricDumpsCheckAndBurnOrAreRefusedByName) {
+  if (const auto why = testing::corpus_missing(); !why.empty()) GTEST_SKIP() << why;
+  SimFabric runner("/usr/share/doc/ibsim-utils/net-examples/net.1", SimOptions{});  // the dumps are files
+  size_t burned = 0;
+  for (const auto& e : std::filesystem::directory_iterator(testing::corpus_path("ibnetdiscover"))) {
+    const std::string file = e.path().string();
+    if (!file.ends_with(".txt")) continue;
+    SCOPED_TRACE(file);
+    const std::string csv = dir_ + "/" + e.path().stem().string() + ".csv";
+    auto r = runner.run({kIbburn, "wiring", "from-fabric", "--fabric", file, "-o", csv});
+    if (r.exit_code != 0) {
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+      EXPECT_TRUE(r.err.find("node-name-map") != std::string::npos || r.err.find("redacted") != std::string::npos ||
+                  r.err.find("line") != std::string::npos)
+          << r.err;
+      continue;
+    }
+    r = runner.run({kIbburn, "topo", "check", "--fabric", file, "--wiring", csv});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    r = runner.run({kIbburn, "run", "--transport", "sim", "--fabric", file, "--wiring", csv, "--routing", "adaptive",
+                    "--duration", "1s", "--quiet", "--out", out_},
+                   std::chrono::seconds(120));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    burned += r.exit_code == 0;
+    std::filesystem::remove_all(out_);
+  }
+  EXPECT_GE(burned, 4u);
 }
 
 // Pricing (docs/price.md). Under adaptive routing a host cable at 25% slows every ring through

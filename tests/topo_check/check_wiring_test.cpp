@@ -252,6 +252,21 @@ TEST(TopoCheck, HostNotInThePlanIsUnknownNode) {
   EXPECT_TRUE(names_port(fs[0], "leaf1", 6));
 }
 
+// A ports report (ibnetdiscover -p) lists a switch by an unlinked port alone: not in a plan
+// written from it, and with no cable to check it is told, not an error.
+TEST(TopoCheck, AnUnplannedNodeWithNoLinkIsToldNotAnError) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  b.fabric.add_node(NodeType::Switch, 0x8888, "ib-i7l2s01", 80);
+  auto fs = topo_check::check_wiring(b.fabric, plan);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, FindingKind::UnknownNode);
+  EXPECT_EQ(fs[0].severity, Severity::Info);
+  EXPECT_EQ(fs[0].message,
+            "ib-i7l2s01 (Switch, GUID 0x0000000000008888) is not in the plan; it has no linked port, so no cable of it "
+            "to check");
+}
+
 TEST(TopoCheck, AbsentHostIsMissingNode) {
   auto plan = mini_plan();
   testing::BuildOptions o;
