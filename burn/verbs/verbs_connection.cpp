@@ -404,6 +404,23 @@ void VerbsConnection::pump() {
     }
     if (!spec_.send && !progress) wait_receive_event();
   }
+  if (failed_) find_cause_of_flush();
+}
+
+void VerbsConnection::find_cause_of_flush() {
+  // A QP's error flushes its receives at once, while the cause (retries exhausted on a send)
+  // may still be on its way to the send CQ: read both a little longer, or the flow's reason
+  // would be only the flush.
+  const auto until = Clock::now() + kCauseWait;
+  while (Clock::now() < until) {
+    {
+      std::lock_guard l(failure_lock_);
+      if (!failure_is_flush_) return;
+    }
+    const bool sent = spec_.send && poll_send();
+    const bool received = spec_.receive && poll_receive();
+    if (!sent && !received) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 }  // namespace ibburn::burn::verbs

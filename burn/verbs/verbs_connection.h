@@ -82,6 +82,9 @@ class VerbsConnection final : public Connection {
 
   void run();
   void pump();
+  // After a failure that is only a flush, the CQs read a little longer for its cause.
+  void find_cause_of_flush();
+  static constexpr std::chrono::milliseconds kCauseWait{200};
   void post_some(size_t q, int count);
   void post_marker(size_t q);
   // Polls one batch from `cq`: failed completions (and a failed poll) count in `errors` and
