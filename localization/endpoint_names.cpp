@@ -9,16 +9,26 @@
 #include "localization/burn_localize.h"
 
 namespace ibburn::localization {
+namespace {
+
+// The burn's findings about one endpoint, whose details are its EndpointRecord.
+bool about_an_endpoint(FindingKind k) {
+  return k == FindingKind::SlowEndpoint || k == FindingKind::FailedEndpoint || k == FindingKind::SuspectEndpoint ||
+         k == FindingKind::LostRank;
+}
+burn::EndpointRecord endpoint_record(const Finding& f) {
+  return details_of<FindingKind::SlowEndpoint, FindingKind::FailedEndpoint, FindingKind::SuspectEndpoint,
+                    FindingKind::LostRank>(f);
+}
+
+}  // namespace
 
 void name_endpoint_findings(std::vector<Finding>& findings, const topo::Fabric& fabric,
                             const std::vector<uint64_t>& port_guid_by_rank) {
   std::unordered_map<uint64_t, topo::PortEnd> by_guid;  // built only when a finding needs it
   for (auto& f : findings) {
-    if (f.kind != FindingKind::SlowEndpoint && f.kind != FindingKind::FailedEndpoint &&
-        f.kind != FindingKind::SuspectEndpoint && f.kind != FindingKind::LostRank)
-      continue;
-    burn::EndpointRecord record = details_of<FindingKind::SlowEndpoint, FindingKind::FailedEndpoint,
-                                             FindingKind::SuspectEndpoint, FindingKind::LostRank>(f);
+    if (!about_an_endpoint(f.kind)) continue;
+    burn::EndpointRecord record = endpoint_record(f);
     if (record.rank < 0 || static_cast<size_t>(record.rank) >= port_guid_by_rank.size()) continue;
     const uint64_t guid = port_guid_by_rank[record.rank];
     if (!guid) continue;
@@ -55,16 +65,14 @@ void name_endpoint_findings(std::vector<Finding>& findings, const std::vector<bu
     return device_port(endpoints[rank]);
   };
   for (auto& f : findings) {
-    const bool endpoint = f.kind == FindingKind::SlowEndpoint || f.kind == FindingKind::FailedEndpoint ||
-                          f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::LostRank;
+    const bool endpoint = about_an_endpoint(f.kind);
     // A flow's ranks stay ranks, as on a fabric: its ends are the endpoints' findings to name.
     if (!endpoint && f.kind != FindingKind::ErrorsUnderLoad) continue;
     for (auto& p : f.ports)
       if (auto rank = burn::rank_of_ref(p))
         if (auto named = port_of(*rank)) p = *named;
     if (!endpoint) continue;
-    const burn::EndpointRecord record = details_of<FindingKind::SlowEndpoint, FindingKind::FailedEndpoint,
-                                                   FindingKind::SuspectEndpoint, FindingKind::LostRank>(f);
+    const burn::EndpointRecord record = endpoint_record(f);
     if (auto near = port_of(record.rank))
       f.message = fmt::format("{}[{}] (no cable known): {}", near->node, near->port,
                               record.reason.value_or(to_string(record.verdict)));

@@ -96,12 +96,16 @@ void TopologyWatch::observe(const counters::Snapshot& poll) {
     const bool up = q.reachable && (q.state == PortState::Active || q.state == PortState::Unknown);
     if (up) continue;
     if (!q.reachable && unreached.nodes.contains(q.node_guid)) {
-      unreached_.try_emplace(PortKey{q.node_guid, q.port}, q.ref())
-          .first->second.behind.insert(unreached.behind.begin(), unreached.behind.end());
+      note_unreached(q, unreached.behind);
       continue;
     }
     seen_down_.emplace(PortKey{q.node_guid, q.port}, SeenDown{state_text(q), q.reachable});
   }
+}
+
+void TopologyWatch::note_unreached(const PortSample& p, const std::set<std::string>& behind) {
+  unreached_.try_emplace(PortKey{p.node_guid, p.port}, p.ref())
+      .first->second.behind.insert(behind.begin(), behind.end());
 }
 
 TopologyWatch::Unreached TopologyWatch::unreached_in(const counters::Snapshot& seen) const {
@@ -329,9 +333,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     if (!nodes[n].answered || dropped(n)) continue;
     if (unreached(n)) {
       for (const PortSample* p : nodes[n].ports)
-        if (p->reachable && p->peer)
-          unreached_.try_emplace(PortKey{p->node_guid, p->port}, p->ref())
-              .first->second.behind.insert(unreached_now.behind.begin(), unreached_now.behind.end());
+        if (p->reachable && p->peer) note_unreached(*p, unreached_now.behind);
       continue;
     }
     for (const PortSample* p : nodes[n].ports) {

@@ -81,6 +81,7 @@ class TopologyWatch {
     std::set<std::string> behind;
   };
   std::map<PortKey, Behind> unreached_;
+  void note_unreached(const counters::PortSample& p, const std::set<std::string>& behind);
 
   counters::Snapshot start_;
   std::map<std::string, uint64_t> guid_of_name_;                // how samples name their peers

@@ -43,6 +43,18 @@ restore_nic() {  # restore_nic I: data0 up and rxe0's RoCE v2 GID back (index 1)
     sleep 0.5; done; exit 1' || fail "vm0$1's rxe0 did not come back"
 }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+nic_down_burn() {  # nic_down_burn: a 20 s burn into $out/r with vm02's data NIC set down mid-stage, then
+  # back up; sets rc to the burn's status
+  local base pid
+  base=$(rcvd_pkts 2)
+  burn "$out/r" --duration 20s --threshold 0.01 > "$out/log" 2>&1 &
+  pid=$!
+  wait_traffic 2 "$base"
+  vm 2 -- ip link set dev data0 down || fail "cannot set data0 down on vm02"
+  wait "$pid"
+  rc=$?
+  restore_nic 2
+}
 
 case $case in
   burn)
@@ -104,14 +116,7 @@ EOF
   nic_down)
     # vm02's data NIC set down mid-stage: its port's error event, the flows failed, a finding
     # naming vm02's port; the NIC is brought back for the cases after this one.
-    base=$(rcvd_pkts 2)
-    burn "$out/r" --duration 20s --threshold 0.01 > "$out/log" 2>&1 &
-    pid=$!
-    wait_traffic 2 "$base"
-    vm 2 -- ip link set dev data0 down || fail "cannot set data0 down on vm02"
-    wait "$pid"
-    rc=$?
-    restore_nic 2
+    nic_down_burn
     [ "$rc" = 1 ] || { cat "$out/log"; fail "expected exit 1 (findings), got $rc"; }
     python3 - "$out/r" <<'EOF' || { cat "$out/log"; fail "results"; }
 import json, sys
@@ -179,14 +184,7 @@ EOF
       rc=$?
       want=0
     else
-      base=$(rcvd_pkts 2)
-      burn "$out/r" --duration 20s --threshold 0.01 > "$out/log" 2>&1 &
-      pid=$!
-      wait_traffic 2 "$base"
-      vm 2 -- ip link set dev data0 down || fail "cannot set data0 down on vm02"
-      wait "$pid"
-      rc=$?
-      restore_nic 2
+      nic_down_burn
       want=1
     fi
     [ "$rc" = "$want" ] || { cat "$out/log"; fail "expected exit $want, got $rc"; }
