@@ -13,14 +13,16 @@ std::optional<double> PortDelta::per_terabyte(Counter c) const {
 }
 
 std::vector<PortDelta> compute_deltas(const Snapshot& before, const Snapshot& now) {
-  std::map<std::pair<uint64_t, int>, const PortSample*> old;
-  for (const auto& p : before.ports)
-    if (p.reachable) old[{p.node_guid, p.port}] = &p;
+  std::map<SampleKey, const PortSample*> old;
+  const std::vector<SampleKey> before_keys = sample_keys(before), now_keys = sample_keys(now);
+  for (size_t i = 0; i < before.ports.size(); ++i)
+    if (before.ports[i].reachable) old[before_keys[i]] = &before.ports[i];
   const double hours = static_cast<double>(now.time_ms - before.time_ms) / 3.6e6;
   std::vector<PortDelta> out;
-  for (const auto& p : now.ports) {
+  for (size_t k = 0; k < now.ports.size(); ++k) {
+    const PortSample& p = now.ports[k];
     if (!p.reachable) continue;
-    auto it = old.find({p.node_guid, p.port});
+    auto it = old.find(now_keys[k]);
     if (it == old.end()) continue;
     const CounterValues& a = it->second->counters;
     PortDelta d;

@@ -107,8 +107,10 @@ void FlapDetector::record(PortHistory& h, const PortSample& now, int64_t time_ms
 std::vector<WatchEvent> FlapDetector::observe(const Snapshot& sweep) {
   ++sweeps_;
   std::vector<WatchEvent> events;
-  for (const auto& p : sweep.ports) {
-    Key key{p.node_guid, p.port};
+  const std::vector<SampleKey> keys = sample_keys(sweep);
+  for (size_t i = 0; i < sweep.ports.size(); ++i) {
+    const PortSample& p = sweep.ports[i];
+    const SampleKey& key = keys[i];
     auto it = ports_.find(key);
     if (it == ports_.end()) {
       // First sight: the baseline for later changes.

@@ -55,13 +55,12 @@ class FlapDetector {
     size_t max_initializing = 0;
     std::vector<int64_t> bounce_times;
   };
-  using Key = std::pair<uint64_t, int>;  // node GUID, port
   bool flapping(const PortHistory& h) const;
   void record(PortHistory& h, const PortSample& now, int64_t time_ms, std::vector<WatchEvent>& events);
 
   FlapRules rules_;
   size_t sweeps_ = 0;
-  std::map<Key, PortHistory> ports_;
+  std::map<SampleKey, PortHistory> ports_;
   std::set<std::string> announced_;  // links whose flapping event was sent
 };
 

@@ -1,5 +1,7 @@
 #include "counters/port_counters.h"
 
+#include <map>
+
 namespace ibburn::counters {
 namespace {
 
@@ -55,6 +57,14 @@ std::optional<double> CounterValues::data_octets() const {
   if (!has(Counter::PortXmitData) || !has(Counter::PortRcvData)) return std::nullopt;
   // Both data counters count 4-octet words (IBA PortCounters/PortCountersExtended).
   return 4.0 * (static_cast<double>(get(Counter::PortXmitData)) + static_cast<double>(get(Counter::PortRcvData)));
+}
+
+std::vector<SampleKey> sample_keys(const Snapshot& snap) {
+  std::map<std::pair<uint64_t, int>, int> seen;
+  std::vector<SampleKey> keys;
+  keys.reserve(snap.ports.size());
+  for (const auto& p : snap.ports) keys.push_back({p.node_guid, p.port, seen[{p.node_guid, p.port}]++});
+  return keys;
 }
 
 }  // namespace ibburn::counters

@@ -4,6 +4,7 @@
 // field names infiniband-diags prints (perfquery, ibqueryerrors), so threshold files and
 // outputs line up with the tools operators know.
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -83,6 +84,7 @@ struct PortSample {
   std::string error;                                 // why not, when unreachable
   topo::PortState state = topo::PortState::Unknown;  // from PortInfo (watch mode)
   topo::PhysState phys = topo::PhysState::Unknown;
+  bool by_directed_route = false;  // its state answered over a directed route, not its LID's
   CounterValues counters;
 
   PortRef ref() const { return {node, port}; }
@@ -93,5 +95,18 @@ struct Snapshot {
   int64_t time_ms = 0;  // Unix time of the sweep's start
   std::vector<PortSample> ports;
 };
+
+// A sample's identity across snapshots: node GUID, port, and which of the samples with that
+// GUID and port it is in snapshot order. Two nodes sharing a GUID (a fault topo check reports,
+// or GUIDs a file left 0) stay two ports, not one merged in a map: sweeps of one fabric list
+// their ports in the same order.
+struct SampleKey {
+  uint64_t node_guid = 0;
+  int port = 0;
+  int occurrence = 0;
+  auto operator<=>(const SampleKey&) const = default;
+};
+// The key of each of `snap.ports`, in order.
+std::vector<SampleKey> sample_keys(const Snapshot& snap);
 
 }  // namespace ibburn::counters

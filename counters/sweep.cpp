@@ -1,10 +1,13 @@
 #include "counters/sweep.h"
 
+#include <infiniband/mad.h>
+
 #include <chrono>
 #include <map>
 
 #include "counters/drill_down.h"
 #include "counters/pma_decode.h"
+#include "topo/directed_route.h"
 
 namespace ibburn::counters {
 namespace {
@@ -50,7 +53,7 @@ constexpr int kAllPortSelect = 0xFF;
 
 }  // namespace
 
-std::vector<PortSample> sweep_targets(const topo::Fabric& fabric) {
+std::vector<PortSample> sweep_targets(const topo::Fabric& fabric, std::vector<topo::PortEnd>* ends) {
   std::vector<PortSample> out;
   for (topo::NodeId id = 0; id < fabric.size(); ++id) {
     const topo::Node& n = fabric.node(id);
@@ -71,13 +74,17 @@ std::vector<PortSample> sweep_targets(const topo::Fabric& fabric) {
       }
       if (!s.lid) s.error = "no LID known for this port (run with a subnet manager)";
       out.push_back(std::move(s));
+      if (ends) ends->push_back({id, pn});
     }
   }
   return out;
 }
 
 Sweeper::Sweeper(const topo::Fabric& fabric, const MadOptions& mad, SweepOptions options)
-    : targets_(sweep_targets(fabric)), options_(options), window_(mad, options.window) {}
+    : fabric_(fabric),
+      targets_(sweep_targets(fabric, &target_ends_)),
+      options_(options),
+      window_(mad, options.window) {}
 
 Snapshot Sweeper::sweep() {
   if (options_.errors_only) return sweep_errors_only(*options_.errors_only);
@@ -176,7 +183,54 @@ Snapshot Sweeper::sweep_port_states() {
     p.state = s.state;
     p.phys = s.phys;
   }
+  ask_around_down_ports(snap);
   return snap;
+}
+
+void Sweeper::ask_around_down_ports(Snapshot& snap) {
+  // Init and Armed links carry SMPs: only a port that says Down is routed around.
+  topo::PortKeySet down;
+  std::vector<size_t> silent;
+  for (size_t i = 0; i < snap.ports.size(); ++i) {
+    const PortSample& p = snap.ports[i];
+    if (p.reachable && p.state == topo::PortState::Down) down.insert({target_ends_[i].node, target_ends_[i].port});
+    if (!p.reachable && p.lid) silent.push_back(i);
+  }
+  if (down.empty() || silent.empty()) return;
+  const std::optional<topo::PortEnd> local = local_port();
+  if (!local) return;
+  std::vector<MadRequest> reqs;
+  std::vector<size_t> of_req;
+  for (size_t i : silent) {
+    const auto route = topo::route_around(fabric_, *local, target_ends_[i], down);
+    if (!route) continue;
+    reqs.push_back(topo::directed_smp_get(kAttrPortInfo, static_cast<uint32_t>(snap.ports[i].port), *route));
+    of_req.push_back(i);
+  }
+  const std::vector<MadResult> results = window_.run(reqs);
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (!results[k].ok()) continue;
+    PortSample& p = snap.ports[of_req[k]];
+    const PortStateInfo s = decode_port_info_state(results[k].data.data());
+    p.reachable = true;
+    p.by_directed_route = true;
+    p.error.clear();
+    p.state = s.state;
+    p.phys = s.phys;
+  }
+}
+
+std::optional<topo::PortEnd> Sweeper::local_port() {
+  if (local_) return *local_;
+  local_.emplace();
+  const MadResult r = window_.run({topo::directed_smp_get(kAttrNodeInfo, 0, topo::DirectedRoute{})}).front();
+  if (!r.ok()) return std::nullopt;
+  uint8_t* info = const_cast<uint8_t*>(r.data.data());
+  const auto node = fabric_.find_guid(mad_get_field64(info, 0, IB_NODE_GUID_F));
+  if (!node) return std::nullopt;
+  const bool is_switch = mad_get_field(info, 0, IB_NODE_TYPE_F) == IB_NODE_SWITCH;
+  local_->emplace(topo::PortEnd{*node, is_switch ? 0 : static_cast<int>(mad_get_field(info, 0, IB_NODE_LOCAL_PORT_F))});
+  return *local_;
 }
 
 Snapshot Sweeper::sweep_errors_only(const Thresholds& thresholds) {

@@ -72,12 +72,16 @@ size_t find_root(std::vector<size_t>& parent, size_t i) {
 }  // namespace
 
 TopologyWatch::TopologyWatch(counters::Snapshot start) : start_(std::move(start)) {
+  std::set<std::string> shared_names;  // switches nobody named share their description
   for (size_t i = 0; i < start_.ports.size(); ++i) {
     const PortSample& p = start_.ports[i];
-    guid_of_name_.emplace(p.node, p.node_guid);
+    if (const auto [it, fresh] = guid_of_name_.emplace(p.node, p.node_guid); !fresh && it->second != p.node_guid)
+      shared_names.insert(p.node);
     start_at_.emplace(PortKey{p.node_guid, p.port}, i);
     if (p.node_type == topo::NodeType::Switch && p.reachable && p.peer) ++links_of_[p.node];
   }
+  // A peer named by a shared name is not known by GUID: guessing would join or cover the wrong node.
+  for (const auto& name : shared_names) guid_of_name_.erase(name);
 }
 
 void TopologyWatch::observe(const counters::Snapshot& poll) {
@@ -93,19 +97,20 @@ void TopologyWatch::observe(const counters::Snapshot& poll) {
     if (at == start_at_.end()) continue;
     const PortSample& p = start_.ports[at->second];
     if (!p.reachable || !p.peer || p.state == PortState::Down) continue;
+    if (q.by_directed_route) note_behind(reached_around_, q, unreached.behind);
     const bool up = q.reachable && (q.state == PortState::Active || q.state == PortState::Unknown);
     if (up) continue;
     if (!q.reachable && unreached.nodes.contains(q.node_guid)) {
-      note_unreached(q, unreached.behind);
+      note_behind(unreached_, q, unreached.behind);
       continue;
     }
     seen_down_.emplace(PortKey{q.node_guid, q.port}, SeenDown{state_text(q), q.reachable});
   }
 }
 
-void TopologyWatch::note_unreached(const PortSample& p, const std::set<std::string>& behind) {
-  unreached_.try_emplace(PortKey{p.node_guid, p.port}, p.ref())
-      .first->second.behind.insert(behind.begin(), behind.end());
+void TopologyWatch::note_behind(std::map<PortKey, Behind>& ports, const PortSample& p,
+                                const std::set<std::string>& behind) {
+  ports.try_emplace(PortKey{p.node_guid, p.port}, p.ref()).first->second.behind.insert(behind.begin(), behind.end());
 }
 
 TopologyWatch::Unreached TopologyWatch::unreached_in(const counters::Snapshot& seen) const {
@@ -333,7 +338,7 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     if (!nodes[n].answered || dropped(n)) continue;
     if (unreached(n)) {
       for (const PortSample* p : nodes[n].ports)
-        if (p->reachable && p->peer) note_unreached(*p, unreached_now.behind);
+        if (p->reachable && p->peer) note_behind(unreached_, *p, unreached_now.behind);
       continue;
     }
     for (const PortSample* p : nodes[n].ports) {
@@ -449,29 +454,41 @@ size_t TopologyWatch::compare(const counters::Snapshot& now, int stage) {
     finding_of_cable[key] = findings_.size() - 1;
     for (const PortSample* p : c.samples) cover(findings_.size() - 1, *p);
   }
-  attach_unreached(finding_of_cable);
+  attach_behind(finding_of_cable);
   return findings_.size() - before;
 }
 
-void TopologyWatch::attach_unreached(const std::map<std::string, size_t>& finding_of_cable) {
-  // Each unreachable port goes with the first of the cables it was behind that is a finding
-  // now; behind none (reported in an earlier stage, or back before anything said so), it is
-  // not judged: its silence was the management path's, not its link's.
-  std::map<size_t, std::vector<std::string>> ports_of;
-  for (const auto& [key, u] : unreached_)
-    for (const auto& cable : u.behind)
-      if (const auto it = finding_of_cable.find(cable); it != finding_of_cable.end()) {
-        ports_of[it->second].push_back(ref_name(u.port));
-        affected_guid_.insert(key);
-        affected_ref_.emplace(std::pair(u.port.node, u.port.port), it->second);
-        break;
-      }
-  unreached_.clear();
-  for (auto& [index, ports] : ports_of) {
+void TopologyWatch::attach_behind(const std::map<std::string, size_t>& finding_of_cable) {
+  // Each port goes with the first of the cables it was behind that is a finding now; behind
+  // none (reported in an earlier stage, or back before anything said so), it is not judged:
+  // its silence was the management path's, not its link's. An unreachable port is covered by
+  // that finding; one reached around the cable was checked as any other.
+  const auto place = [&](std::map<PortKey, Behind>& ports, bool covered) {
+    std::map<size_t, std::vector<std::string>> ports_of;
+    for (const auto& [key, u] : ports)
+      for (const auto& cable : u.behind)
+        if (const auto it = finding_of_cable.find(cable); it != finding_of_cable.end()) {
+          ports_of[it->second].push_back(ref_name(u.port));
+          if (covered) {
+            affected_guid_.insert(key);
+            affected_ref_.emplace(std::pair(u.port.node, u.port.port), it->second);
+          }
+          break;
+        }
+    ports.clear();
+    return ports_of;
+  };
+  for (auto& [index, ports] : place(unreached_, true)) {
     Finding& f = findings_[index];
     f.message += fmt::format("; {} did not answer behind it (their links up: unreachable, not down)",
                              plural(ports.size(), "port", "ports"));
     f.details["unreachable_behind"] = ports;
+  }
+  for (auto& [index, ports] : place(reached_around_, false)) {
+    Finding& f = findings_[index];
+    f.message +=
+        fmt::format("; {} behind it answered by directed route around it", plural(ports.size(), "port", "ports"));
+    f.details["reached_around"] = ports;
   }
 }
 

@@ -19,7 +19,9 @@
 // routes to some ports cross it. Ports that do not answer while a cable is seen down (an end
 // answered and said so) and a link of theirs is up at an end that answers are "unreachable
 // behind" it: details of that cable's finding (`unreachable_behind`), never a change of their
-// own, so nobody is drained for them.
+// own, so nobody is drained for them. The polls ask such ports again by directed route around
+// the ports that said Down (counters::Sweeper): those that answer so are checked as any other
+// and listed in the cable's details (`reached_around`).
 #include <cstdint>
 #include <map>
 #include <set>
@@ -74,14 +76,16 @@ class TopologyWatch {
     std::set<std::string> behind;
   };
   Unreached unreached_in(const counters::Snapshot& seen) const;
-  void attach_unreached(const std::map<std::string, size_t>& finding_of_cable);
-  // Unreachable ports (by the polls or the sweep), for the findings of the cables behind which they were.
+  void attach_behind(const std::map<std::string, size_t>& finding_of_cable);
+  // Ports behind cables seen down, for the findings of those cables: unreachable (by the polls
+  // or the sweep), and reached by the polls' directed routes around them.
   struct Behind {
     PortRef port;
     std::set<std::string> behind;
   };
-  std::map<PortKey, Behind> unreached_;
-  void note_unreached(const counters::PortSample& p, const std::set<std::string>& behind);
+  std::map<PortKey, Behind> unreached_, reached_around_;
+  static void note_behind(std::map<PortKey, Behind>& ports, const counters::PortSample& p,
+                          const std::set<std::string>& behind);
 
   counters::Snapshot start_;
   std::map<std::string, uint64_t> guid_of_name_;                // how samples name their peers

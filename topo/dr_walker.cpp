@@ -10,6 +10,7 @@
 
 #include "common/cpu_pin.h"
 #include "common/error.h"
+#include "topo/directed_route.h"
 #include "topo/mad_window.h"
 #include "topo/smp_fabric.h"
 
@@ -17,38 +18,12 @@ namespace ibburn::topo {
 namespace {
 
 constexpr uint16_t kAttrNodeDesc = 0x0010;
-constexpr uint16_t kAttrNodeInfo = 0x0011;
 constexpr uint16_t kAttrSwitchInfo = 0x0012;
 constexpr uint16_t kAttrMlnxExtPortInfo = 0xFF90;
-constexpr int kMaxRouteHops = 63;  // a directed route's initial path holds 64 bytes, byte 0 unused
 constexpr uint32_t kCapHasExtSpeeds = 1u << 14;
 constexpr uint32_t kMellanoxBull = 0x119f;
 constexpr uint32_t kPhysLinkUp = 5;  // PortInfo PortPhysicalState
 constexpr uint32_t kSpeedQdr = 4;    // PortInfo LinkSpeedActive: 10 Gb/s per lane
-
-// The ports of a directed route from the local port: port[1..hops].
-struct Route {
-  uint8_t hops = 0;
-  std::array<uint8_t, 64> port{};
-};
-
-Route extend(const Route& r, int port) {
-  Route out = r;
-  out.port[++out.hops] = static_cast<uint8_t>(port);
-  return out;
-}
-
-MadRequest smp_get(uint16_t attr, uint32_t attr_mod, const Route& route) {
-  MadRequest r;
-  r.mgmt_class = kClassSmiDirected;
-  r.method = kMethodGet;
-  r.attr_id = attr;
-  r.attr_mod = attr_mod;
-  r.dr_hops = route.hops;
-  // The initial path sits at MAD byte 128, i.e. 64 bytes into the data area.
-  std::memcpy(r.data.data() + kSmpDataSize, route.port.data(), route.hops + 1);
-  return r;
-}
 
 uint32_t field(const SmpData& d, MAD_FIELDS f) { return mad_get_field(const_cast<uint8_t*>(d.data()), 0, f); }
 
@@ -89,7 +64,7 @@ class Walker {
   explicit Walker(const DiscoverOptions& options) : options_(options), window_(options.mad, kSmpWindow) {}
 
   SmpFabric walk(DiscoverStats& stats) {
-    std::vector<Probe> probes{{-1, 0, Route{}}};
+    std::vector<Probe> probes{{-1, 0, DirectedRoute{}}};
     while (!probes.empty()) {
       ++stats.levels;
       std::vector<Answer> answers = probe(probes);
@@ -105,13 +80,13 @@ class Walker {
   struct Probe {
     int node;
     int port;
-    Route route;
+    DirectedRoute route;
   };
   // A node reached through its port `port` over `route`; `fresh` when first seen.
   struct Answer {
     int node;
     int port;
-    Route route;
+    DirectedRoute route;
     bool fresh;
   };
   // One question of describe(), over the route of the answer it follows.
@@ -120,13 +95,13 @@ class Walker {
   struct Asked {
     int node;
     int port;  // a PortInfo's port, or kAskDescription / kAskSwitchInfo
-    const Route* route;
+    const DirectedRoute* route;
   };
 
   std::vector<Answer> probe(const std::vector<Probe>& probes) {
     std::vector<MadRequest> reqs;
     reqs.reserve(probes.size());
-    for (const Probe& p : probes) reqs.push_back(smp_get(kAttrNodeInfo, 0, p.route));
+    for (const Probe& p : probes) reqs.push_back(directed_smp_get(kAttrNodeInfo, 0, p.route));
     std::vector<MadResult> results = window_.run(reqs);
     std::vector<Answer> answers;
     for (size_t i = 0; i < probes.size(); ++i) {
@@ -186,9 +161,10 @@ class Walker {
     std::vector<MadRequest> reqs;
     reqs.reserve(asked.size());
     for (const Asked& q : asked)
-      reqs.push_back(q.port == kAskDescription  ? smp_get(kAttrNodeDesc, 0, *q.route)
-                     : q.port == kAskSwitchInfo ? smp_get(kAttrSwitchInfo, 0, *q.route)
-                                                : smp_get(kAttrPortInfo, static_cast<uint32_t>(q.port), *q.route));
+      reqs.push_back(q.port == kAskDescription ? directed_smp_get(kAttrNodeDesc, 0, *q.route)
+                     : q.port == kAskSwitchInfo
+                         ? directed_smp_get(kAttrSwitchInfo, 0, *q.route)
+                         : directed_smp_get(kAttrPortInfo, static_cast<uint32_t>(q.port), *q.route));
     std::vector<MadResult> results = window_.run(reqs);
     std::vector<Asked> answered;
     for (size_t i = 0; i < asked.size(); ++i) {
@@ -223,7 +199,7 @@ class Walker {
       if (q.port == 0 || !onward || port.peer_node >= 0) continue;  // known from its other end
       if (field(port.info, IB_PORT_PHYS_STATE_F) != kPhysLinkUp) continue;
       const int hops = q.route->hops + 1;
-      if (hops > kMaxRouteHops || (options_.hop_limit > 0 && hops > options_.hop_limit)) continue;
+      if (hops > kMaxDirectedHops || (options_.hop_limit > 0 && hops > options_.hop_limit)) continue;
       next.push_back({q.node, q.port, extend(*q.route, q.port)});
     }
     return next;
@@ -243,7 +219,7 @@ class Walker {
     if (asked.empty()) return;
     std::vector<MadRequest> reqs;
     for (const Asked* q : asked)
-      reqs.push_back(smp_get(kAttrMlnxExtPortInfo, static_cast<uint32_t>(q->port), *q->route));
+      reqs.push_back(directed_smp_get(kAttrMlnxExtPortInfo, static_cast<uint32_t>(q->port), *q->route));
     std::vector<MadResult> results = window_.run(reqs);
     for (size_t i = 0; i < asked.size(); ++i)
       if (results[i].ok()) copy_smp(fabric_.nodes[asked[i]->node].ports[asked[i]->port].ext_info, results[i]);

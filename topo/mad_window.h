@@ -22,6 +22,7 @@ inline constexpr uint8_t kClassSmiDirected = 0x81;
 inline constexpr uint8_t kClassPerfMgt = 0x04;
 inline constexpr uint8_t kMethodGet = 0x01;
 inline constexpr uint8_t kMethodSet = 0x02;
+inline constexpr uint16_t kAttrNodeInfo = 0x0011;
 inline constexpr uint16_t kAttrPortInfo = 0x0015;
 inline constexpr uint16_t kAttrPortCounters = 0x0012;
 inline constexpr uint16_t kAttrPortCountersExt = 0x001D;

@@ -65,3 +65,18 @@ TEST(CounterDelta, ThresholdsApplyToTheRiseNotTheTotal) {
   EXPECT_DOUBLE_EQ(findings[0].details["counters"]["SymbolErrorCounter"]["per_hour"].get<double>(), 11.0);
   EXPECT_FALSE(findings[0].details["counters"]["SymbolErrorCounter"].contains("per_terabyte"));
 }
+
+// Two switches sharing a node GUID (a fault topo check reports as duplicate_guid): each port's
+// rise is its own, matched in sweep order, never one port's old value against the other's new.
+TEST(CounterDelta, PortsOfTwoNodesSharingAGuidStayApart) {
+  Snapshot a, b;
+  a.time_ms = 0;
+  b.time_ms = 1000;
+  a.ports = {sample(7, 1, 1000, 0, 0), sample(7, 1, 5, 0, 0)};
+  b.ports = {sample(7, 1, 1000, 0, 0), sample(7, 1, 9, 0, 0)};
+  auto d = compute_deltas(a, b);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].delta.get(Counter::SymbolErrorCounter), 0u);
+  EXPECT_EQ(d[1].delta.get(Counter::SymbolErrorCounter), 4u);
+  EXPECT_FALSE(d[0].reset || d[1].reset);
+}

@@ -376,5 +376,25 @@ TEST(TopologyWatch, TheSweepAfterTheStageTellsUnreachablePortsBehindACableStillD
   EXPECT_EQ(f.details["unreachable_behind"], nlohmann::json::array({"host003 mlx5_0[1]"}));
 }
 
+// The polls ask a silent port again by directed route around the ports that said Down
+// (counters::Sweeper): one that answers that way is checked as any other (Active: fine) and
+// named in the cable's details, not covered by it.
+TEST(TopologyWatch, APortReachedAroundACableSeenDownIsCheckedAndNamedInItsDetails) {
+  Fabric start = two_tier();
+  TopologyWatch w(start.snap);
+  Fabric poll = start;
+  poll.at("leaf02", 4).state = PortState::Down;
+  poll.at("spine02", 2).state = PortState::Down;
+  poll.at("host003 mlx5_0", 1).by_directed_route = true;
+  w.observe(poll.snap);
+  ASSERT_EQ(w.compare(start.snap, 1), 1u) << findings_to_json(w.findings()).dump(1);
+  const Finding& f = w.findings()[0];
+  EXPECT_EQ(f.ports, (std::vector<PortRef>{{"spine02", 2}, {"leaf02", 4}}));
+  EXPECT_EQ(f.details["reached_around"], nlohmann::json::array({"host003 mlx5_0[1]"}));
+  EXPECT_FALSE(f.details.contains("unreachable_behind"));
+  EXPECT_NE(f.message.find("; 1 port behind it answered by directed route around it"), std::string::npos) << f.message;
+  EXPECT_FALSE(w.affected(13, 1));
+}
+
 }  // namespace
 }  // namespace ibburn::run
