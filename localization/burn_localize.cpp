@@ -20,9 +20,13 @@ namespace ibburn::localization {
 
 std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric) {
   std::unordered_map<uint64_t, topo::PortEnd> out;
+  std::unordered_map<uint64_t, int> uses;
   for (topo::NodeId n = 0; n < fabric.size(); ++n)
-    for (const auto& p : fabric.node(n).ports)
-      if (p.guid && p.number > 0) out.emplace(p.guid, topo::PortEnd{n, p.number});
+    if (!fabric.node(n).is_switch())  // a switch's ports share its GUID; ranks sit on HCAs
+      for (const auto& p : fabric.node(n).ports)
+        if (p.guid && p.number > 0 && ++uses[p.guid] == 1) out.emplace(p.guid, topo::PortEnd{n, p.number});
+  for (const auto& [guid, n] : uses)
+    if (n > 1) out.erase(guid);
   return out;
 }
 

@@ -33,7 +33,8 @@ struct BurnOutcome {
   std::vector<BurnDirection> directions;
 };
 
-// Port GUID -> the port (external ports; the first port of a GUID several share).
+// Port GUID -> the HCA (or router) port. A GUID two ports share (a fault topo check reports)
+// is left out: a rank on it is not placed, rather than placed on the wrong HCA.
 std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric);
 
 // From the endpoints (index = rank) and a summary's per-direction verdicts.

@@ -8,6 +8,7 @@
 
 #include "burn/summary.h"
 #include "burn/verdict.h"
+#include "localization/burn_localize.h"
 #include "tests/routing/fat_tree_fixture.h"
 
 namespace ibburn::localization {
@@ -72,6 +73,18 @@ TEST(EndpointNames, WithoutAFabricTheRanksOwnDevicesNameTheirPorts) {
   EXPECT_EQ(findings[1].message, "stage 1 flow 0: ...");
   EXPECT_EQ(findings[2].ports, beyond.ports);
   EXPECT_EQ(findings[3].ports, (std::vector<PortRef>{{"vm03 eth0", 0}}));
+}
+
+// Two HCAs sharing a port GUID (a fault topo check reports): neither is a rank's port, rather
+// than the first one for both; unique GUIDs are as before.
+TEST(PortsByGuid, AGuidTwoHcaPortsShareIsNoRanksPort) {
+  auto ft = routing::fixture::make_fat_tree(2, 2, 2);
+  const topo::PortEnd a{ft.hosts[0], 1}, b{ft.hosts[1], 1}, c{ft.hosts[2], 1};
+  ft.fabric.port(b).guid = ft.fabric.port(a).guid;
+  const auto by_guid = ports_by_guid(ft.fabric);
+  EXPECT_FALSE(by_guid.contains(ft.fabric.port(a).guid));
+  ASSERT_TRUE(by_guid.contains(ft.fabric.port(c).guid));
+  EXPECT_EQ(by_guid.at(ft.fabric.port(c).guid), c);
 }
 
 }  // namespace
