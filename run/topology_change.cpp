@@ -110,7 +110,8 @@ void TopologyWatch::observe(const counters::Snapshot& poll) {
 
 void TopologyWatch::note_behind(std::map<PortKey, Behind>& ports, const PortSample& p,
                                 const std::set<std::string>& behind) {
-  ports.try_emplace(PortKey{p.node_guid, p.port}, p.ref()).first->second.behind.insert(behind.begin(), behind.end());
+  ports.try_emplace(PortKey{p.node_guid, p.port}, Behind{p.ref(), {}})
+      .first->second.behind.insert(behind.begin(), behind.end());
 }
 
 TopologyWatch::Unreached TopologyWatch::unreached_in(const counters::Snapshot& seen) const {
