@@ -49,6 +49,14 @@ void apply_port_counters(PortSample& p, const MadResult& r) {
   }
 }
 
+// A PortInfo answer of a state poll into the port's sample.
+void apply_port_state(PortSample& p, const MadResult& r) {
+  const PortStateInfo s = decode_port_info_state(r.data.data());
+  p.reachable = true;
+  p.state = s.state;
+  p.phys = s.phys;
+}
+
 constexpr int kAllPortSelect = 0xFF;
 
 }  // namespace
@@ -178,10 +186,7 @@ Snapshot Sweeper::sweep_port_states() {
       p.error = "PortInfo did not answer";
       continue;
     }
-    const PortStateInfo s = decode_port_info_state(results[k].data.data());
-    p.reachable = true;
-    p.state = s.state;
-    p.phys = s.phys;
+    apply_port_state(p, results[k]);
   }
   ask_around_down_ports(snap);
   return snap;
@@ -199,10 +204,11 @@ void Sweeper::ask_around_down_ports(Snapshot& snap) {
   if (down.empty() || silent.empty()) return;
   const std::optional<topo::PortEnd> local = local_port();
   if (!local) return;
+  const topo::RoutesAround routes(fabric_, *local, std::move(down));
   std::vector<MadRequest> reqs;
   std::vector<size_t> of_req;
   for (size_t i : silent) {
-    const auto route = topo::route_around(fabric_, *local, target_ends_[i], down);
+    const auto route = routes.to(target_ends_[i]);
     if (!route) continue;
     reqs.push_back(topo::directed_smp_get(kAttrPortInfo, static_cast<uint32_t>(snap.ports[i].port), *route));
     of_req.push_back(i);
@@ -211,12 +217,9 @@ void Sweeper::ask_around_down_ports(Snapshot& snap) {
   for (size_t k = 0; k < results.size(); ++k) {
     if (!results[k].ok()) continue;
     PortSample& p = snap.ports[of_req[k]];
-    const PortStateInfo s = decode_port_info_state(results[k].data.data());
-    p.reachable = true;
+    apply_port_state(p, results[k]);
     p.by_directed_route = true;
     p.error.clear();
-    p.state = s.state;
-    p.phys = s.phys;
   }
 }
 

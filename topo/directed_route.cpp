@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "topo/smp_fabric.h"
@@ -26,45 +27,41 @@ MadRequest directed_smp_get(uint16_t attr, uint32_t attr_mod, const DirectedRout
   return r;
 }
 
-namespace {
-
-bool usable(const PortKeySet& avoid, NodeId node, const Port& p) {
-  return p.linked() && !avoid.contains({node, p.number}) && !avoid.contains({p.remote.node, p.remote.port});
-}
-
-// Breadth first from the local node to node `to`; a CA is left only by the local port, and
-// only switches are passed through.
-std::optional<DirectedRoute> route_to_node(const Fabric& fabric, PortEnd local, NodeId to, const PortKeySet& avoid) {
-  std::vector<std::optional<DirectedRoute>> route(fabric.size());
-  route[local.node] = DirectedRoute{};
-  std::deque<NodeId> queue{local.node};
+RoutesAround::RoutesAround(const Fabric& fabric, PortEnd local, PortKeySet avoid)
+    : fabric_(fabric), local_(local), avoid_(std::move(avoid)) {
+  if (!local_.valid() || local_.node >= fabric_.size()) return;
+  route_.resize(fabric_.size());
+  // Breadth first from the local node; a CA is left only by the local port, and only switches
+  // are passed through.
+  route_[local_.node] = DirectedRoute{};
+  std::deque<NodeId> queue{local_.node};
   while (!queue.empty()) {
     const NodeId n = queue.front();
-    if (n == to) return route[n];
     queue.pop_front();
-    const Node& node = fabric.node(n);
-    if ((n != local.node && !node.is_switch()) || route[n]->hops >= kMaxDirectedHops) continue;
+    const Node& node = fabric_.node(n);
+    if ((n != local_.node && !node.is_switch()) || route_[n]->hops >= kMaxDirectedHops) continue;
     for (const Port& p : node.ports) {
-      if (p.number == 0 || !usable(avoid, n, p) || (!node.is_switch() && p.number != local.port)) continue;
-      if (route[p.remote.node]) continue;
-      route[p.remote.node] = extend(*route[n], p.number);
+      if (p.number == 0 || !usable(n, p) || (!node.is_switch() && p.number != local_.port)) continue;
+      if (route_[p.remote.node]) continue;
+      route_[p.remote.node] = extend(*route_[n], p.number);
       queue.push_back(p.remote.node);
     }
   }
-  return std::nullopt;
 }
 
-}  // namespace
+bool RoutesAround::usable(NodeId node, const Port& p) const {
+  return p.linked() && !avoid_.contains({node, p.number}) && !avoid_.contains({p.remote.node, p.remote.port});
+}
 
-std::optional<DirectedRoute> route_around(const Fabric& fabric, PortEnd local, PortEnd to, const PortKeySet& avoid) {
-  if (!local.valid() || local.node >= fabric.size() || !to.valid() || to.node >= fabric.size()) return std::nullopt;
-  const Node& node = fabric.node(to.node);
-  if (node.is_switch() || to == local) return route_to_node(fabric, local, to.node, avoid);
+std::optional<DirectedRoute> RoutesAround::to(PortEnd to) const {
+  if (route_.empty() || !to.valid() || to.node >= fabric_.size()) return std::nullopt;
+  const Node& node = fabric_.node(to.node);
+  if (node.is_switch() || to == local_) return route_[to.node];
   const Port* p = node.port(to.port);
-  if (!p || !usable(avoid, to.node, *p) || p->remote.node == to.node) return std::nullopt;
+  if (!p || !usable(to.node, *p) || p->remote.node == to.node) return std::nullopt;
   // Through the switch at its far end, or straight out of the local port (two CAs cabled).
-  if (!fabric.node(p->remote.node).is_switch() && p->remote != local) return std::nullopt;
-  auto to_peer = route_to_node(fabric, local, p->remote.node, avoid);
+  if (!fabric_.node(p->remote.node).is_switch() && p->remote != local_) return std::nullopt;
+  const auto& to_peer = route_[p->remote.node];
   if (!to_peer || to_peer->hops >= kMaxDirectedHops) return std::nullopt;
   return extend(*to_peer, p->remote.port);
 }

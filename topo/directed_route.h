@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "topo/fabric.h"
 #include "topo/mad_window.h"
@@ -28,12 +29,26 @@ DirectedRoute extend(const DirectedRoute& r, int port);
 // A directed-route SMP Get of `attr` (modifier `attr_mod`) over `route`.
 MadRequest directed_smp_get(uint16_t attr, uint32_t attr_mod, const DirectedRoute& route);
 
-// The shortest directed route over the model's links from `local` (the port MADs leave from:
-// a CA's port, or a switch's port 0) to port `to`, through switches only (directed routes do
-// not cross CAs) and over no link with an end in `avoid` (ports seen down): a switch's port is
-// reached at its switch, a CA's port over its own link (a CA answers PortInfo for the port an
-// SMP came in by). None when no such route exists or it is longer than a directed route can be.
+// The shortest directed routes over the model's links from `local` (the port MADs leave from:
+// a CA's port, or a switch's port 0), through switches only (directed routes do not cross CAs)
+// and over no link with an end in `avoid` (ports seen down). One breadth-first walk serves
+// every port asked: a poll asks all the ports behind a cable at once.
 using PortKeySet = std::set<std::pair<NodeId, int>>;
-std::optional<DirectedRoute> route_around(const Fabric& fabric, PortEnd local, PortEnd to, const PortKeySet& avoid);
+class RoutesAround {
+ public:
+  RoutesAround(const Fabric& fabric, PortEnd local, PortKeySet avoid);
+  // The route to port `to`: a switch's port is reached at its switch, a CA's over its own link
+  // (a CA answers PortInfo for the port an SMP came in by). None when no such route exists or
+  // it is longer than a directed route can be.
+  std::optional<DirectedRoute> to(PortEnd to) const;
+
+ private:
+  bool usable(NodeId node, const Port& p) const;
+
+  const Fabric& fabric_;
+  PortEnd local_;
+  PortKeySet avoid_;
+  std::vector<std::optional<DirectedRoute>> route_;  // per node; none: not reached
+};
 
 }  // namespace ibburn::topo

@@ -38,38 +38,38 @@ std::vector<int> ports(const std::optional<DirectedRoute>& r) {
 
 TEST(DirectedRoute, TheShortestRouteLeavesByTheLocalPortAndEntersTheCaByThePortAsked) {
   Small s;
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.h2, 1}, {})), (std::vector<int>{1, 3, 2, 1}));
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.h2, 2}, {})), (std::vector<int>{1, 2}));
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.leaf2, 5}, {})), (std::vector<int>{1, 3, 2}));
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.h1, 1}, {})), std::vector<int>{});
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, {}).to({s.h2, 1})), (std::vector<int>{1, 3, 2, 1}));
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, {}).to({s.h2, 2})), (std::vector<int>{1, 2}));
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, {}).to({s.leaf2, 5})), (std::vector<int>{1, 3, 2}));
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, {}).to({s.h1, 1})), std::vector<int>{});
 }
 
 TEST(DirectedRoute, APortSeenDownAtEitherEndIsRoutedAround) {
   Small s;
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.h2, 1}, {{s.spine1, 2}})), (std::vector<int>{1, 4, 2, 1}));
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.h2, 1}, {{s.leaf2, 3}})), (std::vector<int>{1, 4, 2, 1}));
-  EXPECT_EQ(route_around(s.f, {s.h1, 1}, {s.h2, 1}, {{s.spine1, 2}, {s.leaf2, 4}}), std::nullopt);
-  EXPECT_EQ(route_around(s.f, {s.h1, 1}, {s.h2, 1}, {{s.h2, 1}}), std::nullopt);  // its own link
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, {{s.spine1, 2}}).to({s.h2, 1})), (std::vector<int>{1, 4, 2, 1}));
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, {{s.leaf2, 3}}).to({s.h2, 1})), (std::vector<int>{1, 4, 2, 1}));
+  EXPECT_EQ(RoutesAround(s.f, {s.h1, 1}, {{s.spine1, 2}, {s.leaf2, 4}}).to({s.h2, 1}), std::nullopt);
+  EXPECT_EQ(RoutesAround(s.f, {s.h1, 1}, {{s.h2, 1}}).to({s.h2, 1}), std::nullopt);  // its own link
 }
 
 TEST(DirectedRoute, RoutesDoNotCrossCas) {
   Small s;
   // Only h2 joins leaf1 to leaf2 once both spines' links to leaf2 are down.
   const PortKeySet down{{s.leaf2, 3}, {s.leaf2, 4}};
-  EXPECT_EQ(route_around(s.f, {s.h1, 1}, {s.leaf2, 0}, down), std::nullopt);
-  EXPECT_EQ(ports(route_around(s.f, {s.h1, 1}, {s.h2, 2}, down)), (std::vector<int>{1, 2}));
+  EXPECT_EQ(RoutesAround(s.f, {s.h1, 1}, down).to({s.leaf2, 0}), std::nullopt);
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.h1, 1}, down).to({s.h2, 2})), (std::vector<int>{1, 2}));
 }
 
 TEST(DirectedRoute, FromASwitchsPortZeroTheFirstHopIsASwitchPort) {
   Small s;
-  EXPECT_EQ(ports(route_around(s.f, {s.spine1, 0}, {s.h1, 1}, {})), (std::vector<int>{1, 1}));
-  EXPECT_EQ(ports(route_around(s.f, {s.spine1, 0}, {s.spine1, 3}, {})), std::vector<int>{});
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.spine1, 0}, {}).to({s.h1, 1})), (std::vector<int>{1, 1}));
+  EXPECT_EQ(ports(RoutesAround(s.f, {s.spine1, 0}, {}).to({s.spine1, 3})), std::vector<int>{});
 }
 
 TEST(DirectedRoute, NoLocalPortInTheModelIsNoRoute) {
   Small s;
-  EXPECT_EQ(route_around(s.f, {}, {s.h2, 1}, {}), std::nullopt);
-  EXPECT_EQ(route_around(s.f, {s.h1, 1}, {s.h2, 9}, {}), std::nullopt);
+  EXPECT_EQ(RoutesAround(s.f, {}, {}).to({s.h2, 1}), std::nullopt);
+  EXPECT_EQ(RoutesAround(s.f, {s.h1, 1}, {}).to({s.h2, 9}), std::nullopt);
 }
 
 }  // namespace
