@@ -1,10 +1,12 @@
-// `ibburn topo discover` (live fabric to a snapshot file) and `ibburn topo show` (summary
-// of a snapshot, dump, cache file or the live fabric): topo/topo_command.h.
+// `ibburn topo discover` (live fabric to a snapshot file), `ibburn topo show` (summary of a
+// snapshot, dump, cache file or the live fabric): topo/topo_command.h; `ibburn topo routes`
+// (the forwarding tables judged): route_check/routes_command.h.
 #include <iostream>
 #include <memory>
 
 #include "app/command.h"
 #include "app/fabric_options.h"
+#include "route_check/routes_command.h"
 #include "topo/topo_command.h"
 
 namespace ibburn::app {
@@ -39,6 +41,26 @@ Registrar reg([](CLI::App& root) {
     const std::string json = show->count("--json") && show_args->json.empty() ? "-" : show_args->json;
     set_exit_code(topo::topo_show_command(show_args->source, json, std::cout));
   });
+
+  auto routes = std::make_shared<route_check::RoutesCommandOptions>();
+  CLI::App* cmd = topo.add_subcommand(
+      "routes", "Judge the forwarding tables the SM programmed: credit loops, unreachable LIDs, unbalanced ports");
+  add_fabric_options(*cmd, routes->fabric);
+  cmd->add_option("--lfts", routes->lfts,
+                  "forwarding tables from a file: --save-lfts JSON, ibdiagnet2.fdbs, opensm.fdbs or opensm-lfts.dump");
+  cmd->add_option("--save-lfts", routes->save_lfts, "write the forwarding tables read live");
+  cmd->add_option("--per-vl", routes->vls.per_vl,
+                  "judge each VL's graph from the SL2VL tables and path SLs: yes, no, or auto (again per VL when "
+                  "one graph shows a credit loop)")
+      ->check(CLI::IsMember({"auto", "yes", "no"}));
+  cmd->add_option("--vls", routes->vls.file, "SL2VL tables and path SLs saved earlier with --save-vls");
+  cmd->add_option("--save-vls", routes->vls.save, "write the SL2VL tables and path SLs read live");
+  cmd->add_option("--balance-ratio", routes->check.balance_ratio,
+                  "flag equal ports whose destinations' max over min exceeds this")
+      ->check(CLI::Range(1.0, 1000.0));
+  cmd->add_option("--json", routes->json_out, "write the findings and the graph's size as JSON");
+  cmd->add_option("--max-details", routes->max_details, "details shown per kind (0: all)");
+  cmd->callback([routes] { set_exit_code(route_check::routes_command(*routes, std::cout, std::cerr)); });
 });
 
 }  // namespace

@@ -76,6 +76,21 @@ constexpr FindingKindInfo kCatalogue[] = {
      "and MTU"},
     {K::VlsMixed, "vls_mixed", S::Warning, false, C::None, S::Warning, false, M::Errors,
      "ports of one tier run different numbers of operational VLs (one finding per tier)"},
+    {K::CreditLoop, "credit_loop", S::Critical, false, C::None, S::Warning, true, M::Errors,
+     "the programmed routes close a cycle in the channel dependency graph of one VL: the fabric can deadlock under "
+     "load (one finding per cycle, its cables in order and a route that closes it)"},
+    {K::RouteUnreachable, "route_unreachable", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "a switch's forwarding table has no entry for an HCA's LID, or its route loops or ends at another port (one "
+     "finding per switch)"},
+    {K::RouteUnbalanced, "route_unbalanced", S::Warning, false, C::None, S::Warning, false, M::Slow,
+     "ports a switch should load alike carry destinations past --balance-ratio (max over min): all-to-all runs at "
+     "the group's mean over its max"},
+    {K::RouteDownUp, "route_down_up", S::Warning, false, C::None, S::Warning, false, M::Miswired,
+     "on a tree, routes that come down into a switch and go up again: a detour that opens credit loops (one finding "
+     "per turning switch)"},
+    {K::RouteNotShortest, "route_not_shortest", S::Warning, false, C::None, S::Warning, false, M::Errors,
+     "on a tree, a switch that routes destinations over a next hop no closer to them than itself (one finding per "
+     "switch)"},
     {K::Errors, "errors", S::Error, true, C::None, S::Warning, false, M::Errors,
      "an error counter above its threshold (with a baseline: its rise since)"},
     {K::Saturated, "saturated", S::Warning, true, C::None, S::Warning, false, M::Errors,

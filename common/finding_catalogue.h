@@ -44,6 +44,12 @@ enum class FindingKind {
   SmList,
   MtuLow,
   VlsMixed,
+  // routing validation (route_check/)
+  CreditLoop,
+  RouteUnreachable,
+  RouteUnbalanced,
+  RouteDownUp,
+  RouteNotShortest,
   // counters (counters/)
   Errors,
   Saturated,
