@@ -3,6 +3,7 @@
 // to act on.
 #include "app/burn_options.h"
 #include "app/command.h"
+#include "app/route_check_options.h"
 #include "audit/audit_command.h"
 #include "run/run_command.h"
 
@@ -23,7 +24,9 @@ Registrar reg([](CLI::App& root) {
                       "RDMA ports are all Ethernet)");
   c->burn.out_dir = "ibburn-run";
   cmd->add_option("--wiring", r->wiring, "wiring CSV to check the fabric against before burning");
-  cmd->add_flag("--burn-anyway", r->burn_anyway, "burn even when the topo check finds a split or no subnet manager");
+  cmd->add_flag("--burn-anyway", r->burn_anyway,
+                "burn even when the topo check finds a split or no subnet manager, or the routes a credit loop");
+  add_route_check_options(*cmd, r->route_vls, r->route_check);
   cmd->add_option("--thresholds", r->thresholds,
                   "rises allowed per stage, ibqueryerrors' threshold format (default: none except symbol errors, "
                   "judged by --max-ber)");

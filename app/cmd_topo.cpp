@@ -6,7 +6,7 @@
 
 #include "app/command.h"
 #include "app/fabric_options.h"
-#include "route_check/routes_command.h"
+#include "app/route_check_options.h"
 #include "topo/topo_command.h"
 
 namespace ibburn::app {
@@ -49,15 +49,7 @@ Registrar reg([](CLI::App& root) {
   cmd->add_option("--lfts", routes->lfts,
                   "forwarding tables from a file: --save-lfts JSON, ibdiagnet2.fdbs, opensm.fdbs or opensm-lfts.dump");
   cmd->add_option("--save-lfts", routes->save_lfts, "write the forwarding tables read live");
-  cmd->add_option("--per-vl", routes->vls.per_vl,
-                  "judge each VL's graph from the SL2VL tables and path SLs: yes, no, or auto (again per VL when "
-                  "one graph shows a credit loop)")
-      ->check(CLI::IsMember({"auto", "yes", "no"}));
-  cmd->add_option("--vls", routes->vls.file, "SL2VL tables and path SLs saved earlier with --save-vls");
-  cmd->add_option("--save-vls", routes->vls.save, "write the SL2VL tables and path SLs read live");
-  cmd->add_option("--balance-ratio", routes->check.balance_ratio,
-                  "flag equal ports whose destinations' max over min exceeds this")
-      ->check(CLI::Range(1.0, 1000.0));
+  add_route_check_options(*cmd, routes->vls, routes->check);
   cmd->add_option("--json", routes->json_out, "write the findings and the graph's size as JSON");
   cmd->add_option("--max-details", routes->max_details, "details shown per kind (0: all)");
   cmd->callback([routes] { set_exit_code(route_check::routes_command(*routes, std::cout, std::cerr)); });

@@ -96,4 +96,22 @@ SystemicDetails FindingDetails<FindingKind::Systemic>::read(const JsonFields& r)
   return d;
 }
 
+void to_json(nlohmann::json& j, const RouteUnbalancedDetails& d) {
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& p : d.ports) ports.push_back({{"port", p.port}, {"peer", p.peer}, {"destinations", p.destinations}});
+  j = {{"switch", d.sw}, {"ports", ports}, {"mean_over_max", d.mean_over_max}};
+  if (d.max_over_min) j["max_over_min"] = *d.max_over_min;
+}
+
+RouteUnbalancedDetails FindingDetails<FindingKind::RouteUnbalanced>::read(const JsonFields& r) {
+  RouteUnbalancedDetails d;
+  d.sw = r.get<std::string>("switch");
+  r.each_object("ports", [&](const JsonFields& p) {
+    d.ports.push_back({p.get<int>("port"), p.get<std::string>("peer"), p.get<uint32_t>("destinations")});
+  });
+  d.max_over_min = r.optional<double>("max_over_min");
+  d.mean_over_max = r.get<double>("mean_over_max");
+  return d;
+}
+
 }  // namespace ibburn

@@ -67,6 +67,24 @@ struct SystemicDetails {
 
 void to_json(nlohmann::json& j, const SystemicDetails& d);
 
+// route_unbalanced: a switch's equal ports and the HCA LIDs its table sends out of each
+// (route_check/); priced as the ports past the group's mean running at mean over theirs.
+struct RouteUnbalancedDetails {
+  struct Port {
+    int port = 0;
+    std::string peer;  // "name[port]" at the far end
+    uint32_t destinations = 0;
+    bool operator==(const Port&) const = default;
+  };
+  std::string sw;
+  std::vector<Port> ports{};
+  std::optional<double> max_over_min{};  // absent when a port carries none
+  double mean_over_max = 0;
+  bool operator==(const RouteUnbalancedDetails&) const = default;
+};
+
+void to_json(nlohmann::json& j, const RouteUnbalancedDetails& d);
+
 // A kind's details: `Details`, and `read`, which takes them from details_reader's reader.
 template <FindingKind K>
 struct FindingDetails;  // undefined: a kind without typed details does not compile
@@ -83,6 +101,11 @@ struct FindingDetails<FindingKind::Degraded> {
 template <>
 struct FindingDetails<FindingKind::Untested> {
   using Details = UntestedDetails;
+  static Details read(const JsonFields& r);
+};
+template <>
+struct FindingDetails<FindingKind::RouteUnbalanced> {
+  using Details = RouteUnbalancedDetails;
   static Details read(const JsonFields& r);
 };
 template <>

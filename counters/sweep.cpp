@@ -224,15 +224,7 @@ void Sweeper::ask_around_down_ports(Snapshot& snap) {
 }
 
 std::optional<topo::PortEnd> Sweeper::local_port() {
-  if (local_) return *local_;
-  local_.emplace();
-  const MadResult r = window_.run({topo::directed_smp_get(kAttrNodeInfo, 0, topo::DirectedRoute{})}).front();
-  if (!r.ok()) return std::nullopt;
-  uint8_t* info = const_cast<uint8_t*>(r.data.data());
-  const auto node = fabric_.find_guid(mad_get_field64(info, 0, IB_NODE_GUID_F));
-  if (!node) return std::nullopt;
-  const bool is_switch = mad_get_field(info, 0, IB_NODE_TYPE_F) == IB_NODE_SWITCH;
-  local_->emplace(topo::PortEnd{*node, is_switch ? 0 : static_cast<int>(mad_get_field(info, 0, IB_NODE_LOCAL_PORT_F))});
+  if (!local_) local_.emplace(topo::local_port(fabric_, window_));
   return *local_;
 }
 

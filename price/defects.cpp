@@ -87,6 +87,34 @@ std::optional<Defect> at(const std::vector<routing::EdgeId>& edges, double ratio
   return d;
 }
 
+// The ports of an unbalanced group past their mean, one way each, at the mean over what they
+// carry: under all-to-all they take that much longer. Routed by the tables, the model already
+// sends the extra destinations through them, so the design is the model with them that much
+// faster; under adaptive routing the model spreads evenly, so they are slowed in it.
+std::optional<Defect> unbalanced_ports(const Finding& f, const PriceFabric& fabric, std::string& why) {
+  const auto d = details_of<FindingKind::RouteUnbalanced>(f);
+  const auto node = fabric.fabric().find_name(d.sw);
+  if (!node || d.ports.empty()) {
+    why = "its switch is not in the fabric's model";
+    return std::nullopt;
+  }
+  double mean = 0;
+  for (const auto& p : d.ports) mean += p.destinations;
+  mean /= static_cast<double>(d.ports.size());
+  Defect out;
+  out.in_model = !fabric.adaptive();
+  for (const auto& p : d.ports)
+    if (p.destinations > mean && fabric.cables().has_out_edge({*node, p.port}))
+      out.scale[fabric.cables().out_edge({*node, p.port})] = mean / p.destinations;
+  if (out.scale.empty()) {
+    why = "none of its ports is cabled in the fabric's model";
+    return std::nullopt;
+  }
+  out.what = fmt::format("{} of {} equal ports overloaded (the group at {:.0f}% under all-to-all)", out.scale.size(),
+                         d.ports.size(), 100 * d.mean_over_max);
+  return out;
+}
+
 }  // namespace
 
 std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, const RateScale& measured,
@@ -109,6 +137,7 @@ std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, con
     all.what = fmt::format("{} cable(s) together", priced);
     return all;
   }
+  if (f.kind == FindingKind::RouteUnbalanced) return unbalanced_ports(f, fabric, why);
   const FindingKindInfo& kind = info(f.kind);
   const bool a_cable = f.kind == FindingKind::SlowEndpoint || f.kind == FindingKind::FailedEndpoint ||
                        f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::SuspectCable ||

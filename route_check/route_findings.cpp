@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "common/finding_details.h"
 #include "route_check/credit_loops.h"
 #include "route_check/lid_owners.h"
 #include "route_check/route_balance.h"
@@ -164,23 +165,23 @@ void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables
 Finding unbalanced(const topo::Fabric& fabric, const routing::CableIndex& cables, const Imbalance& im,
                    double ratio) {
   Finding f{FindingKind::RouteUnbalanced, Severity::Warning, "", {}, nlohmann::json::object()};
+  RouteUnbalancedDetails d;
+  d.sw = fabric.node(im.sw).name;
   std::string loads;
-  nlohmann::json rows = nlohmann::json::array();
   for (const PortLoad& p : im.ports) {
     const routing::Edge& e = cables.edge(p.edge);
     f.ports.push_back(ref(fabric, e.from));
     loads += fmt::format("{}{}: {}", loads.empty() ? "" : ", ", e.from.port, p.destinations);
-    rows.push_back({{"port", e.from.port}, {"peer", fabric.port_name(e.to)}, {"destinations", p.destinations}});
+    d.ports.push_back({e.from.port, fabric.port_name(e.to), p.destinations});
   }
-  const std::string over = std::isinf(im.max_over_min) ? "one carries none" : fmt::format("max/min {:.2f}", im.max_over_min);
+  if (!std::isinf(im.max_over_min)) d.max_over_min = im.max_over_min;
+  d.mean_over_max = im.mean_over_max;
+  const std::string over = d.max_over_min ? fmt::format("max/min {:.2f}", *d.max_over_min) : "one carries none";
   f.message = fmt::format(
-      "{}'s {} equal ports carry unequal numbers of HCA LIDs ({}; {} > {:.2f}): all-to-all through them runs at "
-      "{:.0f}% of the design",
-      fabric.node(im.sw).name, im.ports.size(), loads, over, ratio, 100 * im.mean_over_max);
-  f.details = {{"switch", fabric.node(im.sw).name},
-               {"ports", rows},
-               {"max_over_min", std::isinf(im.max_over_min) ? nlohmann::json(nullptr) : nlohmann::json(im.max_over_min)},
-               {"mean_over_max", im.mean_over_max}};
+      "{}'s {} equal ports carry unequal numbers of HCA LIDs (port: LIDs {}; {} > {:.2f}): all-to-all through them "
+      "runs at {:.0f}% of the design",
+      d.sw, im.ports.size(), loads, over, ratio, 100 * im.mean_over_max);
+  f.details = d;
   return f;
 }
 
@@ -215,7 +216,7 @@ RouteCheck check_routes(const topo::Fabric& fabric, const routing::CableIndex& c
 
 std::string describe(const RouteCheck& check) {
   return fmt::format(
-      "{} HCA LID(s); {} VL graph(s): {} channel(s), {} dependenc(ies); {} hop(s) walked; {} group(s) of equal "
+      "{} HCA LID(s); {} VL graph(s): {} channel(s), {} dependencies; {} hop(s) walked; {} group(s) of equal "
       "ports{}",
       check.destinations, check.vl_count, check.channels, check.dependencies, check.steps, check.port_groups,
       check.tree ? "; judged as a tree" : "");

@@ -1,17 +1,24 @@
 #include "route_check/route_walk.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 
 namespace ibburn::route_check {
 
 int vl_count_of(const VlTables* vls) {
+  if (!vls) return 1;
+  // The SLs routes are put on: tables name VLs for all 16, most of them never used (ibsim's
+  // default maps SL 8-14 to VL 8-14 beyond its 8 operational VLs).
+  std::array<bool, kSls> used{};
+  used[vls->default_sl & 15] = true;
+  for (const auto& [pair, sl] : vls->path_sl) used[sl & 15] = true;
   int top = 0;
-  if (vls)
-    for (const auto& [guid, t] : vls->by_switch_guid)
-      for (const auto& row : t.by_pair)
-        for (uint8_t v : row)
-          if (v < 15) top = std::max<int>(top, v);  // VL15 is management only: no data route takes it
+  for (const auto& [guid, t] : vls->by_switch_guid)
+    for (const auto& row : t.by_pair)
+      for (int sl = 0; sl < kSls; ++sl)
+        if (used[static_cast<size_t>(sl)] && row[static_cast<size_t>(sl)] < 15)  // VL15: management only
+          top = std::max<int>(top, row[static_cast<size_t>(sl)]);
   return top + 1;
 }
 

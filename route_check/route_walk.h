@@ -62,7 +62,8 @@ struct RouteWalk {
 RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cables,
                       const routing::ForwardingTables& lfts, const LidOwners& owners, const VlTables* vls);
 
-// VLs in use: one past the highest data VL the SL2VL tables name (1 without tables).
+// VLs in use: one past the highest data VL the SL2VL tables give an SL some route is on (1
+// without tables).
 int vl_count_of(const VlTables* vls);
 
 // The tables by node, and the one step every walk takes: the port a switch's table gives a

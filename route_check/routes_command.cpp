@@ -59,6 +59,9 @@ int routes_command(const RoutesCommandOptions& o, std::ostream& out, std::ostrea
     lfts = load_lfts(o.lfts);
   } else if (o.fabric.is_live()) {
     lfts = routing::read_forwarding_tables(fabric, o.fabric.live.mad);
+    if (lfts.by_directed_route)
+      err << "topo routes: " << lfts.by_directed_route
+          << " switch(es) did not answer by LID: their tables were read by directed route\n";
     if (!o.save_lfts.empty()) write_file_atomic(o.save_lfts, routing::lfts_to_json_text(lfts));
   } else {
     throw InputError("--lfts", 0, "a fabric from files needs its forwarding tables: --lfts FILE (or --fabric live)");

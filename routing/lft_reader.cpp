@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "common/file_io.h"
 #include "common/guid.h"
 #include "common/json_parse.h"
+#include "topo/directed_route.h"
 
 namespace ibburn::routing {
 namespace {
@@ -32,25 +34,49 @@ topo::MadRequest smp_get(uint16_t lid, uint16_t attr, uint32_t attr_mod) {
 
 ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const topo::MadOptions& mad) {
   struct Switch {
-    const topo::Node* node;
+    topo::NodeId id;
     uint16_t lid;
+    std::optional<topo::DirectedRoute> route;  // set when its LID route did not answer
     std::vector<uint8_t> lft;
   };
   std::vector<Switch> switches;
-  for (const auto& node : fabric.nodes()) {
+  for (topo::NodeId n = 0; n < fabric.size(); ++n) {
+    const topo::Node& node = fabric.node(n);
     const uint16_t lid = node.ports.empty() ? 0 : node.ports[0].lid;
-    if (node.is_switch() && lid != 0) switches.push_back({&node, lid, {}});
+    if (node.is_switch() && lid != 0) switches.push_back({n, lid, std::nullopt, {}});
   }
   topo::MadWindow window(mad, topo::kSmpWindow);
+  const auto ask = [&](const Switch& sw, uint16_t attr, uint32_t mod) {
+    return sw.route ? topo::directed_smp_get(attr, mod, *sw.route) : smp_get(sw.lid, attr, mod);
+  };
 
   std::vector<topo::MadRequest> reqs;
-  for (const Switch& sw : switches) reqs.push_back(smp_get(sw.lid, IB_ATTR_SWITCH_INFO, 0));
+  for (const Switch& sw : switches) reqs.push_back(ask(sw, IB_ATTR_SWITCH_INFO, 0));
   std::vector<topo::MadResult> results = window.run(reqs);
+  // A switch silent by LID is asked again by directed route: its LID route runs through the
+  // very tables being read, which a cable down since the SM's last sweep (or a dead SM) breaks.
+  std::vector<size_t> silent;
+  for (size_t i = 0; i < switches.size(); ++i)
+    if (!results[i].ok()) silent.push_back(i);
+  if (!silent.empty()) {
+    const auto local = topo::local_port(fabric, window);
+    std::optional<topo::RoutesAround> routes;
+    if (local) routes.emplace(fabric, *local, topo::PortKeySet{});
+    reqs.clear();
+    std::vector<size_t> asked;
+    for (size_t i : silent)
+      if (routes && (switches[i].route = routes->to({switches[i].id, 0}))) {
+        reqs.push_back(ask(switches[i], IB_ATTR_SWITCH_INFO, 0));
+        asked.push_back(i);
+      }
+    const std::vector<topo::MadResult> again = window.run(reqs);
+    for (size_t k = 0; k < asked.size(); ++k) results[asked[k]] = again[k];
+  }
   for (size_t i = 0; i < switches.size(); ++i) {
     Switch& sw = switches[i];
     if (!results[i].ok())
-      throw EnvironmentError("switch " + sw.node->name + " (LID " + std::to_string(sw.lid) +
-                             ") did not answer SwitchInfo");
+      throw EnvironmentError("switch " + fabric.node(sw.id).name + " (LID " + std::to_string(sw.lid) +
+                             ") did not answer SwitchInfo, by LID nor by directed route");
     int top = 0;
     mad_decode_field(results[i].data.data(), IB_SW_LINEAR_FDB_TOP_F, &top);
     sw.lft.assign(static_cast<size_t>(top) + 1, ForwardingTables::kNoRoute);
@@ -66,13 +92,13 @@ ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const topo::
   for (size_t i = 0; i < switches.size(); ++i)
     for (uint32_t b = 0; b * kLidsPerBlock < switches[i].lft.size(); ++b) {
       blocks.push_back({i, b});
-      reqs.push_back(smp_get(switches[i].lid, IB_ATTR_LINEARFORWTBL, b));
+      reqs.push_back(ask(switches[i], IB_ATTR_LINEARFORWTBL, b));
     }
   results = window.run(reqs);
   for (size_t k = 0; k < blocks.size(); ++k) {
     Switch& sw = switches[blocks[k].sw];
     if (!results[k].ok())
-      throw EnvironmentError("switch " + sw.node->name + " did not answer LFT block " +
+      throw EnvironmentError("switch " + fabric.node(sw.id).name + " did not answer LFT block " +
                              std::to_string(blocks[k].block));
     const size_t first = blocks[k].block * kLidsPerBlock;
     const size_t n = std::min(kLidsPerBlock, sw.lft.size() - first);
@@ -80,7 +106,10 @@ ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const topo::
   }
 
   ForwardingTables out;
-  for (Switch& sw : switches) out.by_switch_guid.emplace(sw.node->guid, std::move(sw.lft));
+  for (Switch& sw : switches) {
+    out.by_directed_route += sw.route ? 1 : 0;
+    out.by_switch_guid.emplace(fabric.node(sw.id).guid, std::move(sw.lft));
+  }
   return out;
 }
 

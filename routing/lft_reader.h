@@ -11,8 +11,9 @@
 namespace ibburn::routing {
 
 // Every switch of `fabric` with a LID: each one's SwitchInfo (how far its table goes), then
-// every block of every table. Throws EnvironmentError when the local port cannot be opened
-// or a switch does not answer after the retries.
+// every block of every table; a switch silent by LID is asked by directed route over the
+// model's links. Throws EnvironmentError when the local port cannot be opened or a switch
+// answers neither way after the retries.
 ForwardingTables read_forwarding_tables(const topo::Fabric& fabric, const topo::MadOptions& mad);
 
 std::string lfts_to_json_text(const ForwardingTables& lfts);

@@ -103,6 +103,7 @@ class SplitSpread {
 struct ForwardingTables {
   static constexpr uint8_t kNoRoute = 255;
   std::unordered_map<uint64_t, std::vector<uint8_t>> by_switch_guid;
+  size_t by_directed_route = 0;  // read live: the switches asked by directed route, silent by LID
 };
 
 class LftRouter : public Router {

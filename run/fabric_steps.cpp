@@ -1,6 +1,7 @@
 #include "run/fabric_steps.h"
 
 #include <iostream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -123,6 +124,21 @@ std::string RoutesStep::run(JobState& job) {
                                                           job.o.routes.routes.routing == "adaptive");
   price::parse_job_sizes(job.o.job_sizes, price::slurm_layout(*job.price_fabric), "--job-sizes");
   return job.o.routes.routes.routing;
+}
+
+std::string RouteCheckStep::run(JobState& job) {
+  if (job.no_subnet) return "skipped: " + *job.no_subnet;
+  if (!job.model->lfts) return "skipped: adaptive routing over files has no forwarding tables to judge";
+  std::stringstream notes;
+  const route_check::RouteCheck check =
+      route_check::judge_routes(job.model->fabric, *job.model->cables, *job.model->lfts, job.source, job.o.route_vls,
+                                job.o.route_check, notes);
+  for (std::string line; std::getline(notes, line);) job.say(line);
+  job.say("route check: " + route_check::describe(check));
+  print_summary(std::cerr, "run: route check", check.findings, 5);
+  job.topo_findings.insert(job.topo_findings.end(), check.findings.begin(), check.findings.end());
+  job.write_topo();
+  return check.findings.empty() ? "ok" : fmt::format("{} finding(s)", check.findings.size());
 }
 
 namespace {

@@ -48,6 +48,16 @@ class RoutesStep : public Step {
   std::string run(JobState& job) override;
 };
 
+// The forwarding tables the routes step read (job.model->lfts) judged: credit loops per VL,
+// unreachable LIDs, turns, balance (route_check/). Its findings join the topo check's
+// (job.topo_findings, topo.json); a credit loop stops the job (stopping_cause). Skipped under
+// adaptive routing from files, which has no tables.
+class RouteCheckStep : public Step {
+ public:
+  std::string name() const override { return "route check"; }
+  std::string run(JobState& job) override;
+};
+
 // The ranks' candidate ports: --endpoints or every HCA port (job.endpoints), cut to the
 // --allocation's hosts; the localisation over the routes (job.localizer).
 class EndpointsStep : public Step {

@@ -38,6 +38,8 @@ class Job : public burn::SessionObserver {
     if (const Finding* cause = stopping_cause(job_)) stop(job_, *cause);
     if (!job_.o.audit.partitions.empty()) run_step(job_, AuditStep());
     run_step(job_, RoutesStep());
+    run_step(job_, RouteCheckStep());
+    if (const Finding* cause = stopping_cause(job_)) stop(job_, *cause);
     run_step(job_, EndpointsStep());
     run_step(job_, CountersStep());
   }

@@ -1,7 +1,8 @@
 #pragma once
 // `ibburn run`: the acceptance / nightly burn as one job. Rank 0 does the fabric's side with
 // the same module code as the standalone commands: topo check against the wiring list (a
-// split or an island without a subnet manager stops the job before any traffic), a counters
+// split or an island without a subnet manager stops the job before any traffic), the routes
+// the SM programmed judged (a credit loop stops it too), a counters
 // snapshot of every port, the plan over the live routes, the burn's stages with a counters
 // sweep after each (errors under load, coverage from the switches' own data counters), the
 // verdict over all evidence, and the outputs a site acts on (drain.txt, cables.csv, the
@@ -12,6 +13,7 @@
 #include "audit/audit_command.h"
 #include "burn/engine.h"
 #include "plan/burn_command.h"
+#include "route_check/routes_command.h"
 #include "run/drain_guard.h"
 #include "slurm/actions.h"
 
@@ -41,6 +43,10 @@ struct RunOptions {
   std::string job_sizes, max_slowdown;
   // The fabric audit before any traffic, when a partitions file is given (docs/audit.md).
   audit::PolicyOptions audit;
+  // The forwarding tables judged before any traffic (docs/topo-check.md, "Routes"): a credit
+  // loop stops the job as a split does.
+  route_check::VlSource route_vls;
+  route_check::RouteCheckOptions route_check;
 };
 
 // The exit code: 0 the job passed, 1 findings (or stopped before traffic), 2 bad input,

@@ -1,5 +1,7 @@
 #include "topo/directed_route.h"
 
+#include <infiniband/mad.h>
+
 #include <cstring>
 #include <deque>
 #include <utility>
@@ -64,6 +66,16 @@ std::optional<DirectedRoute> RoutesAround::to(PortEnd to) const {
   const auto& to_peer = route_[p->remote.node];
   if (!to_peer || to_peer->hops >= kMaxDirectedHops) return std::nullopt;
   return extend(*to_peer, p->remote.port);
+}
+
+std::optional<PortEnd> local_port(const Fabric& fabric, MadWindow& window) {
+  const MadResult r = window.run({directed_smp_get(kAttrNodeInfo, 0, DirectedRoute{})}).front();
+  if (!r.ok()) return std::nullopt;
+  uint8_t* info = const_cast<uint8_t*>(r.data.data());
+  const auto node = fabric.find_guid(mad_get_field64(info, 0, IB_NODE_GUID_F));
+  if (!node) return std::nullopt;
+  const bool is_switch = mad_get_field(info, 0, IB_NODE_TYPE_F) == IB_NODE_SWITCH;
+  return PortEnd{*node, is_switch ? 0 : static_cast<int>(mad_get_field(info, 0, IB_NODE_LOCAL_PORT_F))};
 }
 
 }  // namespace ibburn::topo

@@ -29,6 +29,11 @@ DirectedRoute extend(const DirectedRoute& r, int port);
 // A directed-route SMP Get of `attr` (modifier `attr_mod`) over `route`.
 MadRequest directed_smp_get(uint16_t attr, uint32_t attr_mod, const DirectedRoute& route);
 
+// The fabric's port this process's MADs leave from, by a directed-route NodeInfo of no hops
+// (its node GUID, and for a CA its LocalPortNum): a switch's port 0, or a CA's port. None when
+// it does not answer or its node is not in `fabric`.
+std::optional<PortEnd> local_port(const Fabric& fabric, MadWindow& window);
+
 // The shortest directed routes over the model's links from `local` (the port MADs leave from:
 // a CA's port, or a switch's port 0), through switches only (directed routes do not cross CAs)
 // and over no link with an end in `avoid` (ports seen down). One breadth-first walk serves

@@ -6,6 +6,7 @@
 
 #include "burn/summary.h"
 #include "common/finding_details.h"
+#include "price/defects.h"
 #include "tests/price/price_model.h"
 
 using namespace ibburn;
@@ -120,6 +121,32 @@ TEST(Pricing, FindingsBecomeDefectsOrSayWhyNot) {
   EXPECT_DOUBLE_EQ(j["findings"][0]["slowdown"].get<double>(), 4.0);
   EXPECT_TRUE(j["findings"].back().contains("not_priced"));
   EXPECT_EQ(j["fabric"].size(), 6u);  // three collectives, leaf and all
+}
+
+// route_unbalanced (route_check/): the equal ports past their group's mean run at the mean over
+// what they carry; under static routes the model already sends the extra through them, so the
+// design is the model with them faster, and the slowdown is what the imbalance costs.
+TEST(Pricing, AnUnbalancedGroupOfUplinksIsPricedAtItsPortsShares) {
+  PriceModel m(make_rail_fabric(1, 2, 4, 2), false);
+  RouteUnbalancedDetails d;
+  d.sw = "rail0-leaf0";
+  d.ports = {{5, "spine0[1]", 3}, {6, "spine1[1]", 1}};
+  d.max_over_min = 3;
+  d.mean_over_max = 2.0 / 3;
+  Finding f{FindingKind::RouteUnbalanced, Severity::Warning, "unbalanced", {{"rail0-leaf0", 5}, {"rail0-leaf0", 6}},
+            nlohmann::json(d)};
+  std::string why;
+  const auto defect = defect_of(f, m.fabric, {}, why);
+  ASSERT_TRUE(defect) << why;
+  EXPECT_TRUE(defect->in_model);
+  ASSERT_EQ(defect->scale.size(), 1u);  // port 6 is below the mean
+  EXPECT_DOUBLE_EQ(defect->scale.at(m.out_of(m.t.leaves[0][0], 5)), 2.0 / 3);
+  EXPECT_NE(defect->what.find("1 of 2 equal ports overloaded"), std::string::npos) << defect->what;
+
+  d.sw = "no-such-leaf";
+  f.details = d;
+  EXPECT_FALSE(defect_of(f, m.fabric, {}, why));
+  EXPECT_NE(why.find("not in the fabric"), std::string::npos) << why;
 }
 
 TEST(Pricing, ADrainedHostLeavesThePlacements) {
