@@ -29,9 +29,8 @@ std::string lid_text(const topo::Fabric& fabric, const LidOwners& owners, uint16
   return fmt::format("LID {} ({})", lid, owner_name(fabric, owners, lid));
 }
 
-Finding credit_loop(const topo::Fabric& fabric, const routing::CableIndex& cables,
-                    const routing::ForwardingTables& lfts, const VlTables* vls, const LidOwners& owners,
-                    const RouteWalk& walk, const CreditLoop& loop) {
+Finding credit_loop(const topo::Fabric& fabric, const routing::CableIndex& cables, const RouteTables& tables,
+                    const LidOwners& owners, const RouteWalk& walk, const CreditLoop& loop) {
   Finding f{FindingKind::CreditLoop, Severity::Critical, "", {}, nlohmann::json::object()};
   std::vector<std::string> path;
   for (ChannelId c : loop.cycle) {
@@ -42,7 +41,6 @@ Finding credit_loop(const topo::Fabric& fabric, const routing::CableIndex& cable
   // A source whose route to the closing destination takes the last channel then the first.
   std::string closed_by;
   nlohmann::json route = nullptr;
-  const RouteTables tables(fabric, cables, lfts, vls, walk.vl_count);
   for (topo::NodeId n = 0; n < fabric.size() && closed_by.empty(); ++n) {
     if (fabric.node(n).is_switch()) continue;
     for (const topo::Port& p : fabric.node(n).ports) {
@@ -94,7 +92,7 @@ std::string dead_end_text(const topo::Fabric& fabric, const LidOwners& owners, c
 
 // One finding per switch with the LIDs its table leaves unreached; a switch without any
 // table says that once.
-void unreachable(const topo::Fabric& fabric, const routing::ForwardingTables& lfts, const LidOwners& owners,
+void unreachable(const topo::Fabric& fabric, const RouteTables& tables, const LidOwners& owners,
                  const std::vector<DeadEnd>& dead_ends, std::vector<Finding>& out) {
   for (size_t i = 0; i < dead_ends.size();) {
     size_t j = i;
@@ -111,7 +109,7 @@ void unreachable(const topo::Fabric& fabric, const routing::ForwardingTables& lf
     }
     const size_t count = j - i;
     const std::string more = count > kListed ? fmt::format("; and {} more", count - kListed) : "";
-    if (!lfts.by_switch_guid.contains(sw.guid))
+    if (!tables.has_table(dead_ends[i].sw))
       f.message = fmt::format("switch {} has no forwarding table: {} HCA LID(s) unrouted through it", sw.name, count);
     else
       f.message = fmt::format("switch {} does not route {} HCA LID(s): {}{}", sw.name, count, listed, more);
@@ -192,7 +190,8 @@ RouteCheck check_routes(const topo::Fabric& fabric, const routing::CableIndex& c
   RouteCheck out;
   const LidOwners owners = lid_owners(fabric);
   out.destinations = owners.ca_lids.size();
-  const RouteWalk walk = walk_routes(fabric, cables, lfts, owners, vls);
+  const RouteTables tables(fabric, cables, lfts, vls);
+  const RouteWalk walk = walk_routes(fabric, cables, owners, tables);
   out.vl_count = walk.vl_count;
   out.tree = walk.tree;
   out.steps = walk.steps;
@@ -200,8 +199,8 @@ RouteCheck check_routes(const topo::Fabric& fabric, const routing::CableIndex& c
   out.channels = loops.channels;
   out.dependencies = loops.dependencies;
   for (const CreditLoop& loop : loops.loops)
-    out.findings.push_back(credit_loop(fabric, cables, lfts, vls, owners, walk, loop));
-  unreachable(fabric, lfts, owners, walk.dead_ends, out.findings);
+    out.findings.push_back(credit_loop(fabric, cables, tables, owners, walk, loop));
+  unreachable(fabric, tables, owners, walk.dead_ends, out.findings);
   if (walk.tree) tree_findings(fabric, cables, owners, walk, out.findings);
 
   const routing::AdaptiveRouter shortest(fabric, cables);

@@ -34,11 +34,11 @@ struct Source {
 
 }  // namespace
 
-RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cables,
-                      const routing::ForwardingTables& lfts, const LidOwners& owners, const VlTables* vls) {
+RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cables, const LidOwners& owners,
+                      const RouteTables& tables) {
   RouteWalk out;
-  out.vl_count = vl_count_of(vls);
-  const RouteTables tables(fabric, cables, lfts, vls, out.vl_count);
+  const VlTables* vls = tables.vls();
+  out.vl_count = tables.vl_count();
   const size_t n = fabric.size();
 
   // Sources: every cabled HCA port with a LID. Counting VLs, each walks itself (its SL and
@@ -138,7 +138,7 @@ RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cab
         if (sw_dest[at] != dest_stamp) sw_dest[at] = dest_stamp, visited.push_back(at);
         if (prev != kNoChannel) depend(prev, s, d.lid, sl);
         const topo::PortEnd to = cables.edge(s.edge).to;
-        if (!fabric.node(to.node).is_switch()) {
+        if (!tables.to_switch(s.edge)) {
           if (to != target) dead(at, d.lid, DeadEnd::Why::WrongPort, s.port, to);
           break;
         }
@@ -168,8 +168,8 @@ RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cab
     // into that next hop, whether the next hop goes up or sideways again (a turn).
     for (topo::NodeId x : visited) {
       const RouteTables::Step s = tables.step(x, 0, d.lid, 0);
+      if (s.next != RouteTables::Next::Ok || !tables.to_switch(s.edge)) continue;
       const topo::NodeId y = cables.edge(s.edge).to.node;
-      if (!fabric.node(y).is_switch()) continue;
       if (dist[x] != INT_MAX && dist[y] != INT_MAX && dist[y] + 1 > dist[x]) {
         SwitchTally& t = out.detours[x];
         if (t.count++ == 0) t.example_lid = d.lid, t.extra_hops = dist[y] + 1 - dist[x];
@@ -178,7 +178,7 @@ RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cab
       const RouteTables::Step up = tables.step(y, 0, d.lid, 0);
       if (up.next != RouteTables::Next::Ok) continue;
       const topo::NodeId z = cables.edge(up.edge).to.node;
-      if (!fabric.node(z).is_switch() || tier[z] < tier[y]) continue;
+      if (!tables.to_switch(up.edge) || tier[z] < tier[y]) continue;
       turn_dest[y] = dest_stamp;
       SwitchTally& t = out.turns[y];
       if (t.count++ == 0) t.example_lid = d.lid, t.in = s.edge, t.out = up.edge;
@@ -190,25 +190,41 @@ RouteWalk walk_routes(const topo::Fabric& fabric, const routing::CableIndex& cab
 }
 
 RouteTables::RouteTables(const topo::Fabric& fabric, const routing::CableIndex& cables,
-                         const routing::ForwardingTables& lfts, const VlTables* vls, int vl_count)
+                         const routing::ForwardingTables& lfts, const VlTables* vls)
     : fabric_(fabric),
       cables_(cables),
       vls_(vls),
-      vl_count_(vl_count),
-      lft_(fabric.size(), nullptr),
-      sl2vl_(fabric.size(), nullptr) {
+      vl_count_(vl_count_of(vls)),
+      switch_index_(fabric.size(), kNotSwitch),
+      has_table_(fabric.size(), 0),
+      sl2vl_(fabric.size(), nullptr),
+      to_switch_(cables.size(), 0) {
+  std::vector<const std::vector<uint8_t>*> rows;
   for (topo::NodeId n = 0; n < fabric.size(); ++n) {
     const topo::Node& node = fabric.node(n);
     if (!node.is_switch()) continue;
-    if (auto it = lfts.by_switch_guid.find(node.guid); it != lfts.by_switch_guid.end()) lft_[n] = &it->second;
+    switch_index_[n] = static_cast<uint32_t>(switches_++);
+    const auto it = lfts.by_switch_guid.find(node.guid);
+    rows.push_back(it == lfts.by_switch_guid.end() ? nullptr : &it->second);
+    if (rows.back()) has_table_[n] = 1, lids_ = std::max(lids_, rows.back()->size());
     if (vls)
-      if (auto it = vls->by_switch_guid.find(node.guid); it != vls->by_switch_guid.end()) sl2vl_[n] = &it->second;
+      if (auto v = vls->by_switch_guid.find(node.guid); v != vls->by_switch_guid.end()) sl2vl_[n] = &v->second;
   }
+  // Transposed in tiles, so both the reads and the writes stay in cache.
+  by_lid_.assign(lids_ * switches_, routing::ForwardingTables::kNoRoute);
+  constexpr size_t kTile = 64;
+  for (size_t s0 = 0; s0 < switches_; s0 += kTile)
+    for (size_t l0 = 0; l0 < lids_; l0 += kTile)
+      for (size_t s = s0; s < std::min(switches_, s0 + kTile); ++s) {
+        if (!rows[s]) continue;
+        const std::vector<uint8_t>& row = *rows[s];
+        for (size_t l = l0; l < std::min(row.size(), l0 + kTile); ++l) by_lid_[l * switches_ + s] = row[l];
+      }
+  for (routing::EdgeId e = 0; e < cables.size(); ++e) to_switch_[e] = fabric.node(cables.edge(e).to.node).is_switch();
 }
 
 RouteTables::Step RouteTables::step(topo::NodeId sw, int in_port, uint16_t dlid, uint8_t sl) const {
-  const std::vector<uint8_t>* lft = lft_[sw];
-  const int port = lft && dlid < lft->size() ? (*lft)[dlid] : routing::ForwardingTables::kNoRoute;
+  const int port = dlid < lids_ ? by_lid_[dlid * switches_ + switch_index_[sw]] : routing::ForwardingTables::kNoRoute;
   if (port == routing::ForwardingTables::kNoRoute) return {Next::NoEntry};
   if (port == 0) return {Next::ToSwitch, 0};
   if (!cables_.has_out_edge({sw, port})) return {Next::Unlinked, port};
@@ -224,12 +240,12 @@ std::vector<ChannelId> RouteTables::trace(topo::PortEnd src, uint16_t dlid) cons
   const uint8_t sl = this->sl(p.lid, dlid);
   topo::NodeId at = p.remote.node;
   int in_port = p.remote.port;
-  for (size_t hops = 0; hops <= fabric_.switch_count(); ++hops) {
+  for (size_t hops = 0; hops <= switches_; ++hops) {
     const Step s = step(at, in_port, dlid, sl);
     if (s.next != Next::Ok) break;
     out.push_back(s.channel);
     const topo::PortEnd to = cables_.edge(s.edge).to;
-    if (!fabric_.node(to.node).is_switch()) break;
+    if (!to_switch_[s.edge]) break;
     in_port = to.port;
     at = to.node;
   }
