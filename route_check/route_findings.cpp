@@ -119,6 +119,15 @@ void unreachable(const topo::Fabric& fabric, const RouteTables& tables, const Li
   }
 }
 
+// A switch's tally as details: the switch, how many LIDs, and its example (`example` and the
+// example's LID and owner).
+nlohmann::json tally_details(const topo::Fabric& fabric, const LidOwners& owners, topo::NodeId n, const SwitchTally& t,
+                             nlohmann::json example) {
+  example["dlid"] = t.example_lid;
+  example["owner"] = owner_name(fabric, owners, t.example_lid);
+  return {{"switch", fabric.node(n).name}, {"count", t.count}, {"example", std::move(example)}};
+}
+
 void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables, const LidOwners& owners,
                    const RouteWalk& walk, std::vector<Finding>& out) {
   for (topo::NodeId n = 0; n < walk.turns.size(); ++n) {
@@ -132,13 +141,8 @@ void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables
                           cables.describe(fabric, t.out)),
               {ref(fabric, in.to), ref(fabric, up.from)},
               nlohmann::json::object()};
-    f.details = {{"switch", fabric.node(n).name},
-                 {"count", t.count},
-                 {"example",
-                  {{"dlid", t.example_lid},
-                   {"owner", owner_name(fabric, owners, t.example_lid)},
-                   {"in", cables.describe(fabric, t.in)},
-                   {"out", cables.describe(fabric, t.out)}}}};
+    f.details = tally_details(fabric, owners, n, t,
+                              {{"in", cables.describe(fabric, t.in)}, {"out", cables.describe(fabric, t.out)}});
     out.push_back(std::move(f));
   }
   for (topo::NodeId n = 0; n < walk.detours.size(); ++n) {
@@ -150,12 +154,7 @@ void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables
                           fabric.node(n).name, t.count, lid_text(fabric, owners, t.example_lid), t.extra_hops),
               {{fabric.node(n).name, 0}},
               nlohmann::json::object()};
-    f.details = {{"switch", fabric.node(n).name},
-                 {"count", t.count},
-                 {"example",
-                  {{"dlid", t.example_lid},
-                   {"owner", owner_name(fabric, owners, t.example_lid)},
-                   {"extra_hops", t.extra_hops}}}};
+    f.details = tally_details(fabric, owners, n, t, {{"extra_hops", t.extra_hops}});
     out.push_back(std::move(f));
   }
 }

@@ -142,6 +142,14 @@ TEST_F(RoutesOnIbsim, LashOnTheRingUsesTwoVlsAndLeavesNoLoopOnceVlsAreCounted) {
   EXPECT_TRUE(moved) << saved["path_sls"];
 }
 
+// DFSSSP spreads its routes over all eight of ibsim's VLs by SL: per VL, no loop.
+TEST_F(RoutesOnIbsim, DfssspOnTheRingLeavesNoLoopPerVl) {
+  auto f = start(ring(5), {"-R", "dfsssp"});
+  const auto kinds = routes(*f, {"--per-vl", "yes"}, 0);
+  EXPECT_EQ(kinds.count("credit_loop"), 0u) << last_.out;
+  EXPECT_EQ(kinds.count("route_unreachable"), 0u) << last_.out;
+}
+
 wiring::FatTreeDesign small_tree() {
   wiring::FatTreeSpec s;
   s.tiers = 3;
