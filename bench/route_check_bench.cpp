@@ -93,10 +93,11 @@ int main(int argc, char** argv) {
   const route_check::CreditLoopSearch loops = route_check::find_credit_loops(walk, cables.size());
   const double loops_s = since(t0);
   walk_s += transpose_s;
-  std::printf("credit loops (one VL): tables by LID %.2f s, walk %.2f s (%llu hops), cycles %.2f s: %zu channels, %zu "
-              "dependencies, %zu loop(s); %.2f s in all\n",
-              transpose_s, walk_s - transpose_s, static_cast<unsigned long long>(walk.steps), loops_s, loops.channels,
-              loops.dependencies, loops.loops.size(), walk_s + loops_s);
+  std::printf(
+      "credit loops (one VL): tables by LID %.2f s, walk %.2f s (%llu hops), cycles %.2f s: %zu channels, %zu "
+      "dependencies, %zu loop(s); %.2f s in all\n",
+      transpose_s, walk_s - transpose_s, static_cast<unsigned long long>(walk.steps), loops_s, loops.channels,
+      loops.dependencies, loops.loops.size(), walk_s + loops_s);
 
   t0 = Clock::now();
   const routing::AdaptiveRouter shortest(fabric, cables);

@@ -20,7 +20,7 @@ struct CreditLoop {
 };
 
 struct CreditLoopSearch {
-  size_t channels = 0;      // channels some dependency touches
+  size_t channels = 0;  // channels some dependency touches
   size_t dependencies = 0;
   std::vector<CreditLoop> loops;  // by first channel
 };

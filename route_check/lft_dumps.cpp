@@ -56,7 +56,8 @@ routing::ForwardingTables parse_lft_text(std::string_view text, const std::strin
     if (!starts(s, "0x"))
       throw InputError(path, number,
                        "expected a switch header (dump_ucast_routes: Switch 0x..., Unicast lids [...] of switch ...) "
-                       "or a '0x<LID> <port>' entry, got " + scan::quote(s));
+                       "or a '0x<LID> <port>' entry, got " +
+                           scan::quote(s));
     if (!lft) throw InputError(path, number, "an entry before any switch header");
     std::string_view rest = s;
     const std::string_view lid_token = scan::next_token(rest);

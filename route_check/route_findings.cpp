@@ -62,10 +62,8 @@ Finding credit_loop(const topo::Fabric& fabric, const routing::CableIndex& cable
   for (const auto& c : path) cycle_text += (cycle_text.empty() ? "" : ", ") + c;
   f.message = fmt::format("credit loop on VL {} through {} cable(s): {}{}", loop.vl, path.size(), cycle_text,
                           closed_by.empty() ? "" : "; the route " + closed_by + " closes it");
-  f.details = {{"vl", loop.vl},
-               {"cables", path},
-               {"channels_involved", loop.channels_involved},
-               {"closing_route", route}};
+  f.details = {
+      {"vl", loop.vl}, {"cables", path}, {"channels_involved", loop.channels_involved}, {"closing_route", route}};
   return f;
 }
 
@@ -135,7 +133,8 @@ void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables
     if (t.count == 0) continue;
     const routing::Edge& in = cables.edge(t.in);
     const routing::Edge& up = cables.edge(t.out);
-    Finding f{FindingKind::RouteDownUp, Severity::Warning,
+    Finding f{FindingKind::RouteDownUp,
+              Severity::Warning,
               fmt::format("routes to {} HCA LID(s) come down into {} and go up again (e.g. {}: {} then {})", t.count,
                           fabric.node(n).name, lid_text(fabric, owners, t.example_lid), cables.describe(fabric, t.in),
                           cables.describe(fabric, t.out)),
@@ -148,7 +147,8 @@ void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables
   for (topo::NodeId n = 0; n < walk.detours.size(); ++n) {
     const SwitchTally& t = walk.detours[n];
     if (t.count == 0) continue;
-    Finding f{FindingKind::RouteNotShortest, Severity::Warning,
+    Finding f{FindingKind::RouteNotShortest,
+              Severity::Warning,
               fmt::format("switch {} routes {} HCA LID(s) over a next hop no closer to them (e.g. {}: {} hop(s) past "
                           "the shortest)",
                           fabric.node(n).name, t.count, lid_text(fabric, owners, t.example_lid), t.extra_hops),
@@ -159,8 +159,7 @@ void tree_findings(const topo::Fabric& fabric, const routing::CableIndex& cables
   }
 }
 
-Finding unbalanced(const topo::Fabric& fabric, const routing::CableIndex& cables, const Imbalance& im,
-                   double ratio) {
+Finding unbalanced(const topo::Fabric& fabric, const routing::CableIndex& cables, const Imbalance& im, double ratio) {
   Finding f{FindingKind::RouteUnbalanced, Severity::Warning, "", {}, nlohmann::json::object()};
   RouteUnbalancedDetails d;
   d.sw = fabric.node(im.sw).name;

@@ -19,9 +19,9 @@ struct RouteCheckOptions {
 
 struct RouteCheck {
   std::vector<Finding> findings;
-  int vl_count = 1;        // the graphs judged (VLs the SL2VL tables use; 1 without them)
-  bool tree = false;       // turns and detours were judged
-  size_t destinations = 0; // HCA LIDs
+  int vl_count = 1;         // the graphs judged (VLs the SL2VL tables use; 1 without them)
+  bool tree = false;        // turns and detours were judged
+  size_t destinations = 0;  // HCA LIDs
   size_t channels = 0, dependencies = 0;
   size_t port_groups = 0;
   uint64_t steps = 0;

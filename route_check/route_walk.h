@@ -31,8 +31,8 @@ struct DeadEnd {
   topo::NodeId sw;  // where the route ends or, for a loop, where it comes back to
   uint16_t dlid;
   Why why;
-  int port = 0;           // the table's port (UnlinkedPort, WrongPort)
-  topo::PortEnd landed;   // WrongPort: the port the route ends at instead
+  int port = 0;          // the table's port (UnlinkedPort, WrongPort)
+  topo::PortEnd landed;  // WrongPort: the port the route ends at instead
 };
 
 // Per switch, routes that turn there (came down into it, leave it not down) or that it sends
@@ -46,7 +46,7 @@ struct SwitchTally {
 
 struct RouteWalk {
   int vl_count = 1;
-  bool tree = false;  // switches sit at two or more tiers: turns and detours were judged
+  bool tree = false;                     // switches sit at two or more tiers: turns and detours were judged
   std::vector<Dependency> dependencies;  // each (from, to) once
   std::vector<DeadEnd> dead_ends;        // each (switch, LID) once, by switch then LID
   std::vector<SwitchTally> turns;        // by NodeId (tree only)
@@ -96,10 +96,10 @@ class RouteTables {
   const VlTables* vls_;
   int vl_count_;
   size_t switches_ = 0;
-  std::vector<uint32_t> switch_index_;  // by NodeId
-  std::vector<char> has_table_;         // by NodeId
-  size_t lids_ = 0;                     // LIDs the longest table covers
-  std::vector<uint8_t> by_lid_;         // [lid * switches_ + switch index]
+  std::vector<uint32_t> switch_index_;    // by NodeId
+  std::vector<char> has_table_;           // by NodeId
+  size_t lids_ = 0;                       // LIDs the longest table covers
+  std::vector<uint8_t> by_lid_;           // [lid * switches_ + switch index]
   std::vector<const Sl2VlTable*> sl2vl_;  // by NodeId
   std::vector<char> to_switch_;           // by EdgeId
 };

@@ -43,10 +43,9 @@ void read_sl2vl(const topo::Fabric& fabric, const topo::MadOptions& mad, VlTable
   for (size_t i = 0; i < asks.size(); ++i) {
     const Ask& a = asks[i];
     if (!results[i].ok())
-      throw EnvironmentError(fmt::format("switch {} did not answer SL2VL for in port {}, out port {}: {}", a.sw->name,
-                                         a.in, a.out,
-                                         results[i].answered ? "status " + std::to_string(results[i].status)
-                                                             : results[i].error));
+      throw EnvironmentError(
+          fmt::format("switch {} did not answer SL2VL for in port {}, out port {}: {}", a.sw->name, a.in, a.out,
+                      results[i].answered ? "status " + std::to_string(results[i].status) : results[i].error));
     auto& row = out.by_switch_guid.at(a.sw->guid).at(a.in, a.out);
     for (int sl = 0; sl < kSls; ++sl) {
       const uint8_t byte = results[i].data[static_cast<size_t>(sl / 2)];
@@ -90,8 +89,8 @@ void read_path_sls(const topo::Fabric& fabric, const topo::MadOptions& mad, VlTa
       ib_portid_t to = sm;
       const uint8_t* p = sa_rpc_call(port.get(), buf, &to, &sa, 0);
       if (!p)
-        throw EnvironmentError(fmt::format("the SA (LID {}) did not answer the path {} (LID {}) -> {} (LID {})",
-                                           sm.lid, src_name, slid, dst_name, dlid));
+        throw EnvironmentError(fmt::format("the SA (LID {}) did not answer the path {} (LID {}) -> {} (LID {})", sm.lid,
+                                           src_name, slid, dst_name, dlid));
       int sl = 0;
       mad_decode_field(const_cast<uint8_t*>(p), IB_SA_PR_SL_F, &sl);
       out.path_sl[(static_cast<uint32_t>(slid) << 16) | dlid] = static_cast<uint8_t>(sl);

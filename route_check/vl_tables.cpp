@@ -26,8 +26,11 @@ std::string vl_tables_to_json_text(const VlTables& vls) {
   }
   nlohmann::json sls = nlohmann::json::array();
   for (const auto& [key, sl] : vls.path_sl) sls.push_back({key >> 16, key & 0xFFFF, sl});
-  return nlohmann::json{{"format", "ibburn-vls"}, {"version", 1},   {"switches", sw},
-                        {"path_sls", sls},        {"default_sl", vls.default_sl}}
+  return nlohmann::json{{"format", "ibburn-vls"},
+                        {"version", 1},
+                        {"switches", sw},
+                        {"path_sls", sls},
+                        {"default_sl", vls.default_sl}}
              .dump() +
          "\n";
 }

@@ -130,9 +130,8 @@ std::string RouteCheckStep::run(JobState& job) {
   if (job.no_subnet) return "skipped: " + *job.no_subnet;
   if (!job.model->lfts) return "skipped: adaptive routing over files has no forwarding tables to judge";
   std::stringstream notes;
-  const route_check::RouteCheck check =
-      route_check::judge_routes(job.model->fabric, *job.model->cables, *job.model->lfts, job.source, job.o.route_vls,
-                                job.o.route_check, notes);
+  const route_check::RouteCheck check = route_check::judge_routes(
+      job.model->fabric, *job.model->cables, *job.model->lfts, job.source, job.o.route_vls, job.o.route_check, notes);
   for (std::string line; std::getline(notes, line);) job.say(line);
   job.say("route check: " + route_check::describe(check));
   print_summary(std::cerr, "run: route check", check.findings, 5);

@@ -21,7 +21,7 @@ fi
 # files, so a reader (and a check) sees what is formatted. Every module of CMakeLists.txt's
 # IBBURN_MODULE_GRAPH (read through scripts/check-layering --graph, its one reader) must have
 # files in that list, or this script stops: no module goes unformatted (run/ once did).
-mapfile -t files < <(find common/ topo/ wiring/ topo_check/ audit/ counters/ rdma/ host/ cuda/ burn/ routing/ planner/ fluid/ localization/ plan/ price/ report/ health/ slurm/ run/ app/ tests/ bench/ -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | sort)
+mapfile -t files < <(find common/ topo/ wiring/ topo_check/ audit/ counters/ rdma/ host/ cuda/ burn/ routing/ route_check/ planner/ fluid/ localization/ plan/ price/ report/ health/ slurm/ run/ app/ tests/ bench/ -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | sort)
 # A set of the listed folders, not `printf | grep -q`: grep -q exits at its first match, the
 # printf then dies of SIGPIPE, and pipefail turns a found module into a missing one.
 declare -A listed

@@ -133,7 +133,10 @@ TEST(Pricing, AnUnbalancedGroupOfUplinksIsPricedAtItsPortsShares) {
   d.ports = {{5, "spine0[1]", 3}, {6, "spine1[1]", 1}};
   d.max_over_min = 3;
   d.mean_over_max = 2.0 / 3;
-  Finding f{FindingKind::RouteUnbalanced, Severity::Warning, "unbalanced", {{"rail0-leaf0", 5}, {"rail0-leaf0", 6}},
+  Finding f{FindingKind::RouteUnbalanced,
+            Severity::Warning,
+            "unbalanced",
+            {{"rail0-leaf0", 5}, {"rail0-leaf0", 6}},
             nlohmann::json(d)};
   std::string why;
   const auto defect = defect_of(f, m.fabric, {}, why);

@@ -53,9 +53,9 @@ TEST(LftDumps, ABadLineIsRefusedWithItsNumber) {
     EXPECT_EQ(e.line(), 3);
     EXPECT_NE(e.reason().find("not a port number"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(parse_lft_text("0x0002 : 003\n", "x"), InputError);       // before any header
-  EXPECT_THROW(parse_lft_text("hello\n", "x"), InputError);              // not a dump at all
-  EXPECT_THROW(parse_lft_text("LID : Port\n", "x"), InputError);         // no switch in it
+  EXPECT_THROW(parse_lft_text("0x0002 : 003\n", "x"), InputError);  // before any header
+  EXPECT_THROW(parse_lft_text("hello\n", "x"), InputError);         // not a dump at all
+  EXPECT_THROW(parse_lft_text("LID : Port\n", "x"), InputError);    // no switch in it
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ Ring make_ring(int n) {
     r.fabric.connect({h, 1}, {r.switches[static_cast<size_t>(i)], 3});
     r.hcas.push_back(h);
   }
-  for (int i = 0; i < n; ++i) r.fabric.connect({r.switches[static_cast<size_t>(i)], 1}, {r.switches[static_cast<size_t>((i + 1) % n)], 2});
+  for (int i = 0; i < n; ++i)
+    r.fabric.connect({r.switches[static_cast<size_t>(i)], 1}, {r.switches[static_cast<size_t>((i + 1) % n)], 2});
   for (int i = 0; i < n; ++i) {
     std::vector<uint8_t> lft(200, ForwardingTables::kNoRoute);
     for (int d = 0; d < n; ++d) {
@@ -79,8 +80,7 @@ TEST(CreditLoops, ShortestPathsClockwiseRoundARingCloseOneLoopNamedInOrder) {
   ASSERT_EQ(cables.size(), 4u);
   const int first = cables[0][2] - '0';
   for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(cables[static_cast<size_t>(i)],
-              fmt::format("sw{}[1] -> sw{}[2]", (first + i) % 4, (first + i + 1) % 4));
+    EXPECT_EQ(cables[static_cast<size_t>(i)], fmt::format("sw{}[1] -> sw{}[2]", (first + i) % 4, (first + i + 1) % 4));
   // The last cable then the first: the two-hop route from the HCA before the first cable's
   // switch to the one after it closes it.
   const std::string source = fmt::format("h{} mlx5_0[1]", (first + 3) % 4);
@@ -96,7 +96,7 @@ TEST(CreditLoops, ShortestPathsClockwiseRoundARingCloseOneLoopNamedInOrder) {
   // Into the next cable clockwise (the two-hop routes), and into the HCA's cable after one
   // hop either way.
   EXPECT_EQ(c.dependencies, 12u);
-  EXPECT_FALSE(c.tree);           // every switch has an HCA: one tier, no up or down
+  EXPECT_FALSE(c.tree);  // every switch has an HCA: one tier, no up or down
   EXPECT_EQ(of_kind(c, FindingKind::RouteUnreachable).size(), 0u);
 }
 
@@ -229,15 +229,14 @@ TEST(VlTablesFile, SavesAndLoadsWhatItRead) {
   vls.path_sl[(5U << 16) | 7] = 3;
   testing::TempDir dir;
   const std::string path = dir.path() + "/vls.json";
-  {
-    std::ofstream(path) << vl_tables_to_json_text(vls);
-  }
+  { std::ofstream(path) << vl_tables_to_json_text(vls); }
   const VlTables back = load_vl_tables_json(path);
   EXPECT_EQ(back.by_switch_guid.at(0xabc).vl(1, 2, 9), 1);
   EXPECT_EQ(back.by_switch_guid.at(0xabc).vl(2, 1, 9), 0);
   EXPECT_EQ(back.sl(5, 7), 3);
   EXPECT_EQ(back.sl(7, 5), 0);
-  std::ofstream(path) << R"({"format":"ibburn-vls","version":1,"default_sl":0,"switches":{"abc":{"ports":2,"sl2vl":{"1;2":[]}}},"path_sls":[]})";
+  std::ofstream(path)
+      << R"({"format":"ibburn-vls","version":1,"default_sl":0,"switches":{"abc":{"ports":2,"sl2vl":{"1;2":[]}}},"path_sls":[]})";
   EXPECT_THROW(load_vl_tables_json(path), InputError);
 }
 

@@ -175,9 +175,8 @@ TEST_F(RoutesOnIbsim, UpDownAndFatTreeRoutingOnAFatTreeCloseNoLoop) {
 TEST_F(RoutesOnIbsim, MinhopOnAFatTreeWhoseEndLeavesEachLostOneSpineTurnsRoutesDownThenUp) {
   // Three leaves (S1-S3) under two spines (S4, S5): S1's cable to S5 went to S4 instead and S3's
   // to S4 went to S5, so S1 reaches S3 only through S2: down into it, up again.
-  const std::string net = net_file(5, 8,
-                                   {{1, 3, 4, 1}, {1, 4, 4, 4}, {2, 3, 4, 2}, {2, 4, 5, 2}, {3, 3, 5, 5}, {3, 4, 5, 3}},
-                                   2, 3);
+  const std::string net =
+      net_file(5, 8, {{1, 3, 4, 1}, {1, 4, 4, 4}, {2, 3, 4, 2}, {2, 4, 5, 2}, {3, 3, 5, 5}, {3, 4, 5, 3}}, 2, 3);
   auto f = start(net, {"-R", "minhop"});
   const auto kinds = routes(*f, {"--per-vl", "no"}, 1);
   const auto turns = of_kind("route_down_up");
@@ -244,9 +243,9 @@ TEST_F(RoutesOnIbsim, ACableCutAfterTheSmDiedLeavesDeadEndsReadByDirectedRoute) 
 TEST_F(RoutesOnIbsim, TheRunStopsBeforeAnyTrafficOnACreditLoop) {
   auto f = start(ring(5), {"-R", "minhop"});
   const std::string out = dir_ + "/run";
-  auto r = f->run({kIbburn, "run", "--transport", "sim", "--fabric", "live", "--duration", "1s", "--quiet", "--out",
-                   out},
-                  std::chrono::seconds(120));
+  auto r =
+      f->run({kIbburn, "run", "--transport", "sim", "--fabric", "live", "--duration", "1s", "--quiet", "--out", out},
+             std::chrono::seconds(120));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("stopped before any traffic: credit loop on VL 0"), std::string::npos) << r.err;
   auto s = nlohmann::json::parse(read_file(out + "/summary.json"));
