@@ -54,10 +54,17 @@ void add_nodes(const DbCsv& db, Fabric& fabric) {
   fabric.reserve(r.rows());
   for (size_t i = 0; i < r.rows(); ++i) {
     const uint64_t g = r.number(i, guid);
-    if (fabric.find_guid(g)) continue;  // one row per port of a multi-port CA
     const uint64_t count = r.number(i, ports);
     if (count > 255) r.fail(i, "NumPorts " + r.text(i, ports) + " is more than 255");
-    NodeId id = fabric.add_node(node_type(r, i, type), g, r.text(i, desc), static_cast<int>(count));
+    const NodeType t = node_type(r, i, type);
+    // A multi-port CA has one row per port. A row repeating a GUID with another type, port
+    // count or description is a second node with the same GUID: kept, so that the check says
+    // duplicate_guid, though its ports and links (keyed by GUID in this file) go to the first.
+    if (const auto first = fabric.find_guid(g)) {
+      const Node& n = fabric.node(*first);
+      if (n.type == t && n.num_ports == static_cast<int>(count) && n.description == r.text(i, desc)) continue;
+    }
+    NodeId id = fabric.add_node(t, g, r.text(i, desc), static_cast<int>(count));
     Node& n = fabric.node(id);
     n.sysimg_guid = r.number(i, sysimg);
     n.device_id = static_cast<uint32_t>(r.number(i, device));

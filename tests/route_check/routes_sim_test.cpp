@@ -197,6 +197,19 @@ TEST_F(RoutesOnIbsim, ASavedTableWithAHoleNamesTheSwitchAndTheLidsHca) {
   routes(*f, {"--fabric", snap, "--lfts", dumps + "/opensm.fdbs", "--per-vl", "no"}, 1);
   EXPECT_EQ(json_["findings"], live) << last_.out;
 
+  // Bad input from files: exit 2, naming what is missing or the file and line.
+  auto bad = f->run({kIbburn, "topo", "routes", "--fabric", snap});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("needs its forwarding tables: --lfts FILE"), std::string::npos) << bad.err;
+  const std::string broken = dir_ + "/broken.fdbs";
+  write_file_atomic(broken, "dump_ucast_routes: Switch 0x1\n0x0002 : 003 : 00 : yes\n0x0003 : port3\n");
+  bad = f->run({kIbburn, "topo", "routes", "--fabric", snap, "--lfts", broken});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find(broken + ":3: not a port number"), std::string::npos) << bad.err;
+  bad = f->run({kIbburn, "topo", "routes", "--fabric", snap, "--lfts", lfts, "--per-vl", "yes"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("per-VL judging needs --vls FILE or --fabric live"), std::string::npos) << bad.err;
+
   // Take one HCA's entry out of one switch's table.
   auto saved = nlohmann::json::parse(read_file(lfts));
   auto fabric = nlohmann::json::parse(read_file(snap));

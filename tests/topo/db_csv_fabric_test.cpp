@@ -130,6 +130,22 @@ TEST(DbCsvFabric, NodesPortsAndLinksByHeaderName) {
   EXPECT_EQ(ca.ports[1].phys, PhysState::LinkUp);
 }
 
+// A multi-port CA's NODES row per port is one node; a row repeating a GUID as another node
+// (another type, description or port count) is a second node, so checks report duplicate_guid
+// instead of one node silently standing for both.
+TEST(DbCsvFabric, ARepeatedGuidOfAnotherNodeIsKeptAsADuplicate) {
+  std::string text = small_db("0x10,2,0x20,1\n");
+  const std::string row = "0x30,\"h1 mlx5_0\",1,1,0x31,4129,713\n";
+  text.insert(text.find("END_NODES"), row);  // the same CA again: one node
+  EXPECT_TRUE(parse_fabric_text(text, "x.db_csv").duplicate_guids().empty());
+  text.insert(text.find("END_NODES"), "0x20,\"h2 mlx5_0\",1,1,0x21,4129,713\n");  // sw2's GUID on a CA
+  const Fabric f = parse_fabric_text(text, "x.db_csv");
+  ASSERT_EQ(f.duplicate_guids().size(), 1u);
+  EXPECT_EQ(f.duplicate_guids()[0].size(), 2u);
+  EXPECT_EQ(f.size(), 4u);
+  EXPECT_TRUE(f.node(*f.find_guid(0x20)).is_switch());  // its links stay the first's
+}
+
 void expect_error(const std::string& text, const std::string& message) {
   try {
     parse_fabric_text(text, "bad.db_csv");
