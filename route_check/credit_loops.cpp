@@ -87,13 +87,9 @@ CreditLoopSearch find_credit_loops(const RouteWalk& walk, size_t edge_count) {
   const size_t nodes = edge_count * static_cast<size_t>(walk.vl_count);
   const Graph g = build(walk, nodes);
   out.dependencies = walk.dependencies.size();
-  for (size_t c = 0; c < nodes; ++c) {
-    if (g.first[c] != g.first[c + 1]) ++out.channels;
-  }
   std::vector<char> touched(nodes, 0);
-  for (const Dependency& d : walk.dependencies) touched[d.to] = 1;
-  for (size_t c = 0; c < nodes; ++c)
-    if (touched[c] && g.first[c] == g.first[c + 1]) ++out.channels;
+  for (const Dependency& d : walk.dependencies) touched[d.from] = touched[d.to] = 1;
+  out.channels = static_cast<size_t>(std::count(touched.begin(), touched.end(), 1));
 
   std::vector<std::vector<uint32_t>> sets;
   const std::vector<uint32_t> component = cyclic_components(g, nodes, sets);

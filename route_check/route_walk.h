@@ -52,7 +52,6 @@ struct RouteWalk {
   std::vector<SwitchTally> turns;        // by NodeId (tree only)
   std::vector<SwitchTally> detours;      // by NodeId (tree only)
   uint64_t steps = 0;                    // hops walked
-  ChannelId channel(routing::EdgeId e, int vl) const { return e * static_cast<uint32_t>(vl_count) + vl; }
   routing::EdgeId edge_of(ChannelId c) const { return c / static_cast<uint32_t>(vl_count); }
   int vl_of(ChannelId c) const { return static_cast<int>(c % static_cast<uint32_t>(vl_count)); }
 };
