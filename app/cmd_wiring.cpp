@@ -45,6 +45,7 @@ void run_gen(GenArgs a, const CLI::App& cmd) {
     if (given("--spines-per-pod")) preset->spines_per_pod = spec.spines_per_pod;
     if (given("--cores")) preset->cores = spec.cores;
     if (given("--host-prefix")) preset->host_prefix = spec.host_prefix;
+    if (given("--planes")) preset->planes = spec.planes;
     if (!given("--rate")) a.rate = topo::to_string(preset->rate);
     spec = *preset;
   } else if (spec.hosts == 0) {
@@ -78,6 +79,9 @@ Registrar reg([](CLI::App& root) {
   ft.add_option("--cores", g->spec.cores, "Core switches (3 tiers; default: derived)");
   ft.add_option("--rate", g->rate, "Planned rate of every cable")->capture_default_str();
   ft.add_option("--host-prefix", g->spec.host_prefix, "Host names: PREFIX001..")->capture_default_str();
+  ft.add_option("--planes", g->spec.planes,
+                "Planes, one per rail (= HCAs per host): each its own subnet, switches and SM; one netfile per "
+                "plane, PREFIX.planeK.net");
   ft.add_flag("--no-rails", g->packed, "Pack each host's HCAs on consecutive leaf ports instead of rails");
   ft.add_flag("--generic-switch-descriptions", g->generic,
               std::string("Switches report '") + wiring::kGenericSwitchDescription +

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "topo/directed_route.h"
 #include "topo/mad_window.h"
+#include "topo/master_sm.h"
 #include "topo/smp_fabric.h"
 
 namespace ibburn::topo {
@@ -73,6 +74,11 @@ class Walker {
     stats.smps = window_.stats().sent;
     stats.timeouts = window_.stats().timeouts;
     return std::move(fabric_);
+  }
+
+  // The subnet walked: its prefix and master SM, as the local port sees them.
+  Subnet subnet() {
+    return probe_subnet(window_, options_.mad.ca.empty() ? std::string("live") : live_source_name(options_.mad));
   }
 
  private:
@@ -240,6 +246,12 @@ class Walker {
 
 }  // namespace
 
+std::string live_source_name(const MadOptions& mad) {
+  std::string name = "live:" + mad.ca;
+  if (mad.port > 0) name += ":" + std::to_string(mad.port);
+  return name;
+}
+
 Fabric discover_live(const DiscoverOptions& options, DiscoverStats* stats) {
   if (!any_umad_device())
     throw EnvironmentError(
@@ -248,6 +260,8 @@ Fabric discover_live(const DiscoverOptions& options, DiscoverStats* stats) {
   DiscoverStats local;
   Walker walker(options);
   Fabric fabric = build_fabric(walker.walk(stats ? *stats : local));
+  fabric.subnets().push_back(walker.subnet());
+  for (NodeId n = 0; n < fabric.size(); ++n) fabric.node(n).subnet = 0;
   return fabric;
 }
 

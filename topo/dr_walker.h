@@ -26,10 +26,13 @@ struct DiscoverStats {
   int levels = 0;       // hop levels walked
 };
 
+// "live:mlx5_3:1": how --fabric names a discovery through one port (one plane's).
+std::string live_source_name(const MadOptions& mad);
+
 // Discovers the fabric reachable from the local port. Ports that report a physical link
 // whose peer could not be reached (no answer, or beyond the hop limit) get
-// Port::peer_unreached. Throws EnvironmentError when no port can be opened or the local
-// port does not answer.
+// Port::peer_unreached. Records the subnet (Fabric::subnets(): prefix, master SM). Throws EnvironmentError when no port
+// can be opened or the local port does not answer.
 Fabric discover_live(const DiscoverOptions& options, DiscoverStats* stats = nullptr);
 
 }  // namespace ibburn::topo

@@ -170,6 +170,11 @@ std::string Fabric::port_name(PortEnd e) const {
   return nodes_[e.node].name + "[" + std::to_string(e.port) + "]";
 }
 
+int Fabric::plane(NodeId id) const {
+  const int s = nodes_.at(id).subnet;
+  return s >= 0 && s < static_cast<int>(subnets_.size()) ? subnets_[s].plane : 0;
+}
+
 void Fabric::reset_names_to_descriptions() {
   for (auto& n : nodes_) n.name = n.description;
   reindex_names();

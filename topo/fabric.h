@@ -72,6 +72,8 @@ struct Node {
   // A switch whose port 0 is a base one (SwitchInfo EnhancedPort0 clear: no port-0 PMA, no
   // link of its own). ibnetdiscover writes "base port 0" for these, "enhanced port 0" else.
   bool base_port0 = false;
+  // The snapshot (Fabric::subnets() index) this node was discovered in; -1: not recorded.
+  int subnet = -1;
   std::vector<Port> ports;  // indexed by port number; index 0 is the switch management port
   bool is_switch() const { return type == NodeType::Switch; }
   bool is_ca() const { return type == NodeType::CA; }
@@ -81,6 +83,19 @@ struct Node {
 
 struct Link {
   PortEnd a, b;  // a < b (by node id, then port) so each link is listed once
+};
+
+// One subnet a fabric was discovered as (a snapshot; several when merged): what its local
+// port saw of the subnet manager. Zeros where the source does not say (ibnetdiscover text).
+struct Subnet {
+  std::string source;      // the file, or "live" (-C/-P)
+  int plane = 0;           // the design's plane it was found to be; 0: none
+  uint64_t prefix = 0;     // PortInfo GidPrefix: the subnet prefix the SM programmed
+  uint16_t sm_lid = 0;     // PortInfo MasterSMLID
+  uint64_t sm_guid = 0;    // SMInfo GUID of that SM, when it answered
+  bool sm_master = false;  // SMInfo SMState is master
+  bool sm_probed = false;  // the SM was asked (live discovery); false: the source does not say
+  std::string error;       // discovery through this source failed (it holds no node): why
 };
 
 class Fabric {
@@ -120,6 +135,12 @@ class Fabric {
   // no CA reaches.
   std::vector<int> tiers() const;
 
+  // The subnets it was discovered as (one per snapshot merged; empty when unknown).
+  std::vector<Subnet>& subnets() { return subnets_; }
+  const std::vector<Subnet>& subnets() const { return subnets_; }
+  // The design's plane of the subnet `id` was discovered in; 0 when none was assigned.
+  int plane(NodeId id) const;
+
   // Display name for a port: "name[port]".
   std::string port_name(PortEnd e) const;
   // Sets every node's name from its description (used when no node-name-map is given).
@@ -129,6 +150,7 @@ class Fabric {
 
  private:
   std::vector<Node> nodes_;
+  std::vector<Subnet> subnets_;
   std::unordered_map<uint64_t, NodeId> by_guid_;
   std::unordered_map<std::string, NodeId> by_name_;
 };

@@ -7,6 +7,11 @@ namespace ibburn::topo {
 Fabric merge_fabrics(std::vector<Fabric> snapshots) {
   if (snapshots.size() == 1) return std::move(snapshots.front());
   Fabric out;
+  std::vector<int> subnet_offset(snapshots.size(), 0);
+  for (size_t s = 0; s < snapshots.size(); ++s) {
+    subnet_offset[s] = static_cast<int>(out.subnets().size());
+    for (const Subnet& sub : snapshots[s].subnets()) out.subnets().push_back(sub);
+  }
   std::unordered_map<uint64_t, NodeId> merged_by_guid;  // from earlier snapshots only
   std::vector<std::vector<NodeId>> mapping(snapshots.size());
   for (size_t s = 0; s < snapshots.size(); ++s) {
@@ -32,6 +37,7 @@ Fabric merge_fabrics(std::vector<Fabric> snapshots) {
       NodeId id = out.add_node(n.type, n.guid, n.description, n.num_ports);
       Node& m = out.node(id);
       m = n;
+      if (m.subnet >= 0) m.subnet += subnet_offset[s];
       for (Port& p : m.ports) p.remote = {};
       map[i] = id;
       added_here.emplace(n.guid, id);

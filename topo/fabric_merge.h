@@ -12,6 +12,7 @@ namespace ibburn::topo {
 // check). Links of all snapshots are united; when two snapshots disagree about a port's
 // peer (the fabric changed between them), the earlier snapshot wins. A port that one
 // snapshot could not follow (peer_unreached) is linked when another snapshot saw its link.
+// The snapshots' subnets are kept in order, each node pointing at its own snapshot's.
 Fabric merge_fabrics(std::vector<Fabric> snapshots);
 
 }  // namespace ibburn::topo

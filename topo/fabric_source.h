@@ -15,7 +15,9 @@ namespace ibburn::topo {
 struct FabricSource {
   // Fabric files (JSON snapshot, ibnetdiscover text, libibnetdisc cache), merged when
   // several; empty or {"live"}: discover live through `live`; {"none"}: an Ethernet fabric
-  // (RoCE, TCP) with no subnet to discover (`ibburn run` only).
+  // (RoCE, TCP) with no subnet to discover (`ibburn run` only). "live:CA[:PORT]" discovers
+  // through that port, and may stand beside files and other ports: one source per plane
+  // (each its own subnet) when a cluster has several.
   std::vector<std::string> files;
   DiscoverOptions live;  // -C/-P, hops, per-MAD timeout and retries (also the sweeps' and LFT reads')
   std::string node_name_map;
@@ -30,6 +32,9 @@ struct FabricSource {
   // Loads or discovers, merges, applies the node-name-map. Throws InputError (bad file or
   // map, "live" or "none" given next to files, "none") or EnvironmentError (live discovery failed).
   Fabric load() const;
+
+ private:
+  Fabric discover_plane(const std::string& source) const;
 };
 
 }  // namespace ibburn::topo

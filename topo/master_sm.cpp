@@ -2,6 +2,8 @@
 
 #include <infiniband/mad.h>
 
+#include <utility>
+
 namespace ibburn::topo {
 namespace {
 
@@ -24,13 +26,18 @@ MasterSm decode_sm_info(const std::array<uint8_t, kMadDataSize>& sm_info, uint16
   return sm;
 }
 
-SmProbe probe_master_sm(MadWindow& window) {
-  SmProbe out;
-  // The local port's PortInfo over a directed route of no hops.
+namespace {
+
+// The local port's PortInfo over a directed route of no hops.
+MadResult local_port_info(MadWindow& window) {
   MadRequest pi;
   pi.mgmt_class = kClassSmiDirected;
   pi.attr_id = kAttrPortInfo;
-  MadResult local = window.run({pi}).front();
+  return window.run({pi}).front();
+}
+
+SmProbe probe_sm_of(MadWindow& window, const MadResult& local) {
+  SmProbe out;
   if (!local.ok()) {
     out.error =
         "the local port's PortInfo: " + (local.answered ? "MAD status " + std::to_string(local.status) : local.error);
@@ -53,6 +60,27 @@ SmProbe probe_master_sm(MadWindow& window) {
   }
   out.sm = decode_sm_info(r.data, lid);
   return out;
+}
+
+}  // namespace
+
+SmProbe probe_master_sm(MadWindow& window) { return probe_sm_of(window, local_port_info(window)); }
+
+Subnet probe_subnet(MadWindow& window, std::string source) {
+  Subnet s;
+  s.source = std::move(source);
+  const MadResult local = local_port_info(window);
+  if (local.ok()) {
+    s.prefix = mad_get_field64(const_cast<uint8_t*>(local.data.data()), 0, IB_PORT_GID_PREFIX_F);
+    s.sm_lid = master_sm_lid(local.data);
+  }
+  const SmProbe sm = probe_sm_of(window, local);
+  s.sm_probed = true;
+  if (sm.sm) {
+    s.sm_guid = sm.sm->guid;
+    s.sm_master = sm.sm->master();
+  }
+  return s;
 }
 
 }  // namespace ibburn::topo

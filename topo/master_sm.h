@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "topo/fabric.h"
 #include "topo/mad_window.h"
 
 namespace ibburn::topo {
@@ -32,5 +33,9 @@ MasterSm decode_sm_info(const std::array<uint8_t, kMadDataSize>& sm_info, uint16
 
 // Asks through `window`; never throws for an SM that does not answer.
 SmProbe probe_master_sm(MadWindow& window);
+
+// The subnet the local port is in: its GidPrefix and master SM (PortInfo, then SMInfo), for
+// telling planes apart. `source` names it ("live", "live:mlx5_3:1"). Never throws.
+Subnet probe_subnet(MadWindow& window, std::string source);
 
 }  // namespace ibburn::topo

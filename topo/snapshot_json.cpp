@@ -52,8 +52,10 @@ void put_port(std::string& out, const Port& p) {
   out += '}';
 }
 
-void put_node(std::string& out, const Node& n) {
+// `subnet` only when the snapshot is several subnets merged (a node of one is in it).
+void put_node(std::string& out, const Node& n, bool subnet) {
   out += std::string("{\"type\":\"") + to_string(n.type) + "\"";
+  if (subnet && n.subnet >= 0) put_field(out, "subnet", std::to_string(n.subnet));
   put_field(out, "guid", "\"" + guid_text(n.guid) + "\"");
   put_field(out, "sysimg_guid", "\"" + guid_text(n.sysimg_guid) + "\"");
   put_field(out, "vendor_id", std::to_string(n.vendor_id));
@@ -89,6 +91,7 @@ class SnapshotReader {
                 "is " + std::to_string(version) + "; this ibburn reads version " + std::to_string(kSnapshotVersion));
     Fabric f;
     f.reserve(root.array("nodes").size());
+    if (root.has("subnets")) root.each_object("subnets", [&](const JsonObject& sub) { read_subnet(f, sub); });
     root.each_object("nodes", [&](const JsonObject& node) { read_node(f, node); });
     if (root.has("links")) read_links(f, root);
     // add_node indexed each node under its description; only renamed nodes need the index again.
@@ -136,6 +139,19 @@ class SnapshotReader {
     return r;
   }
 
+  static void read_subnet(Fabric& f, const JsonObject& j) {
+    Subnet s;
+    s.source = std::string(j.get<std::string_view>("source"));
+    s.plane = static_cast<int>(j.optional<int64_t>("plane", 0, 255).value_or(0));
+    s.prefix = j.has("prefix") ? guid(j, "prefix") : 0;
+    s.sm_lid = static_cast<uint16_t>(j.optional<int64_t>("sm_lid", 0, 0xffff).value_or(0));
+    s.sm_guid = j.has("sm_guid") ? guid(j, "sm_guid") : 0;
+    s.sm_master = j.optional<bool>("sm_master").value_or(false);
+    s.sm_probed = j.optional<bool>("sm_probed").value_or(false);
+    s.error = std::string(j.optional<std::string_view>("error").value_or(""));
+    f.subnets().push_back(std::move(s));
+  }
+
   void read_node(Fabric& f, const JsonObject& j) {
     NodeType type = named<NodeType, 4>(j, "type", to_string);
     if (!j.has("type")) j.fail("type", "missing");
@@ -152,6 +168,9 @@ class SnapshotReader {
     n.vendor_id = static_cast<uint32_t>(j.optional<int64_t>("vendor_id", 0, 0xffffff).value_or(0));
     n.device_id = static_cast<uint32_t>(j.optional<int64_t>("device_id", 0, UINT32_MAX).value_or(0));
     n.base_port0 = j.optional<bool>("base_port0").value_or(false);
+    // A snapshot of one subnet leaves its nodes' subnet out.
+    const auto subnets = static_cast<int64_t>(f.subnets().size());
+    if (subnets > 0) n.subnet = static_cast<int>(j.optional<int64_t>("subnet", 0, subnets - 1).value_or(0));
     if (!j.has("ports")) return;
     std::bitset<256> seen;  // port numbers are 0..num_ports <= 255; no allocation per node
     j.each_object("ports", [&](const JsonObject& pj) {
@@ -214,10 +233,31 @@ std::string to_json_text(const Fabric& fabric) {
   out.reserve(fabric.size() * 300);
   out += "{\"format\": \"";
   out += kSnapshotFormat;
-  out += "\", \"version\": " + std::to_string(kSnapshotVersion) + ",\n\"nodes\": [";
+  out += "\", \"version\": " + std::to_string(kSnapshotVersion) + ",\n";
+  if (!fabric.subnets().empty()) {
+    out += "\"subnets\": [";
+    for (size_t i = 0; i < fabric.subnets().size(); ++i) {
+      const Subnet& sub = fabric.subnets()[i];
+      out += i ? ",\n  {\"source\":" : "\n  {\"source\":";
+      put_string(out, sub.source);
+      put_field(out, "plane", std::to_string(sub.plane));
+      put_field(out, "prefix", "\"" + guid_text(sub.prefix) + "\"");
+      put_field(out, "sm_lid", std::to_string(sub.sm_lid));
+      put_field(out, "sm_guid", "\"" + guid_text(sub.sm_guid) + "\"");
+      put_field(out, "sm_master", sub.sm_master ? "true" : "false");
+      put_field(out, "sm_probed", sub.sm_probed ? "true" : "false");
+      if (!sub.error.empty()) {
+        out += ",\"error\":";
+        put_string(out, sub.error);
+      }
+      out += '}';
+    }
+    out += "\n],\n";
+  }
+  out += "\"nodes\": [";
   for (size_t i = 0; i < fabric.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
-    put_node(out, fabric.node(static_cast<NodeId>(i)));
+    put_node(out, fabric.node(static_cast<NodeId>(i)), fabric.subnets().size() > 1);
   }
   out += "\n],\n\"links\": [";
   auto links = fabric.links();

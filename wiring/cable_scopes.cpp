@@ -23,6 +23,7 @@ CableScopes cable_scopes(const WiringIndex& plan, const WiringLayout& layout) {
     WiringEnd a = plan.end_a(c), b = plan.end_b(c);
     if (layout.tier[b.node] < layout.tier[a.node]) std::swap(a, b);
     in.clear();
+    if (const int plane = plan.cable(c).plane; plane > 0) in.emplace_back(ScopeType::Plane, std::to_string(plane));
     in.emplace_back(ScopeType::Tier,
                     layout.tier_word(layout.tier[a.node]) + "-" + layout.tier_word(layout.tier[b.node]));
     for (WiringEnd e : {a, b}) {

@@ -1,5 +1,8 @@
 #include "wiring/fat_tree.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -15,6 +18,9 @@ constexpr uint64_t kHcaGuidBase = 0x0002c90400000000ULL;
 constexpr int kMaxHcasPerHost = 128;
 constexpr int kMaxHosts = 1 << 24;
 constexpr int kMaxRadix = 254;  // PortInfo port numbers are 8 bits, 255 reserved
+// Planes number the switch GUIDs from bit 26 up (tier, pod and index fill the bits below).
+constexpr int kMaxPlanes = 63;
+constexpr int kPlaneGuidShift = 26;
 
 [[noreturn]] void fail(const std::string& why) { throw Error(kExitInput, "fat tree: " + why); }
 
@@ -44,6 +50,10 @@ void validate(const FatTreeSpec& s) {
   if (s.tiers == 2 && s.pods > 1) fail("pods need 3 tiers");
   if (s.tiers == 2 && s.cores > 0) fail("core switches need 3 tiers");
   if (!s.rate.known()) fail("the rate needs a width and a speed, e.g. 4xNDR");
+  if (s.planes < 0 || s.planes > kMaxPlanes) fail("planes must be 0.." + std::to_string(kMaxPlanes));
+  if (s.planes > 1 && s.planes != s.hcas_per_host)
+    fail("planes are one per rail: --planes " + std::to_string(s.planes) + " needs " + std::to_string(s.planes) +
+         " HCAs per host, not " + std::to_string(s.hcas_per_host));
   if (s.host_prefix.empty() || s.host_prefix.find_first_of(" ,\"#@=") != std::string::npos)
     fail("host prefix must be non-empty without spaces, commas, quotes, '#', '@' or '='");
 }
@@ -175,7 +185,9 @@ std::optional<FatTreeSpec> fat_tree_preset(const std::string& name) {
 
 std::vector<std::string> fat_tree_preset_names() { return {"field-notes"}; }
 
-FatTreeDesign generate_fat_tree(const FatTreeSpec& spec) {
+namespace {
+
+FatTreeDesign generate_one_subnet(const FatTreeSpec& spec) {
   FatTreeDesign d;
   d.spec = spec;
   d.shape = resolve(spec);
@@ -266,6 +278,81 @@ FatTreeDesign generate_fat_tree(const FatTreeSpec& spec) {
   return d;
 }
 
+// Plane k+1 is the fat tree of every host's HCA k: the one-HCA-per-host design with its
+// switches renamed "planeK-..." and their GUIDs marked with the plane, its HCAs mlx5_k.
+FatTreeDesign generate_planes(const FatTreeSpec& spec) {
+  FatTreeSpec one = spec;
+  one.hcas_per_host = 1;
+  one.planes = 0;
+  const FatTreeDesign rail = generate_one_subnet(one);
+  FatTreeDesign d;
+  d.spec = spec;
+  d.shape = rail.shape;
+  d.wiring.origin = "generated fat tree";
+  const int planes = spec.planes;
+  const int width = digits(planes);
+  d.switches.reserve(rail.switches.size() * planes);
+  d.hcas.reserve(rail.hcas.size() * planes);
+  d.wiring.cables.reserve(rail.wiring.cables.size() * planes);
+  std::vector<FatTreeHca> hcas;
+  for (int k = 0; k < planes; ++k) {
+    const int plane = k + 1;
+    const std::string prefix = numbered("plane", plane, width) + "-";
+    std::unordered_map<std::string, std::string> renamed;
+    for (FatTreeSwitch sw : rail.switches) {
+      renamed.emplace(sw.name, prefix + sw.name);
+      sw.name = prefix + sw.name;
+      sw.plane = plane;
+      sw.guid |= static_cast<uint64_t>(plane) << kPlaneGuidShift;
+      d.switches.push_back(std::move(sw));
+    }
+    for (const FatTreeHca& h : rail.hcas) {
+      FatTreeHca hca = h;
+      hca.hca = k;
+      hca.description = hca.host + " mlx5_" + std::to_string(k);
+      hca.guid = kHcaGuidBase | (static_cast<uint64_t>(hca.host_index) << 8) | (static_cast<uint64_t>(k) << 1);
+      hca.plane = plane;
+      renamed.emplace(h.description, hca.description);
+      hcas.push_back(std::move(hca));
+    }
+    for (Cable c : rail.wiring.cables) {
+      c.a.node = renamed.at(c.a.node);
+      c.b.node = renamed.at(c.b.node);
+      c.plane = plane;
+      d.wiring.cables.push_back(std::move(c));
+    }
+  }
+  // By host, then HCA, as in a design of one subnet.
+  std::stable_sort(hcas.begin(), hcas.end(), [](const FatTreeHca& a, const FatTreeHca& b) {
+    return a.host_index != b.host_index ? a.host_index < b.host_index : a.hca < b.hca;
+  });
+  d.hcas = std::move(hcas);
+  return d;
+}
+
+}  // namespace
+
+FatTreeDesign generate_fat_tree(const FatTreeSpec& spec) {
+  validate(spec);
+  return spec.planes > 1 ? generate_planes(spec) : generate_one_subnet(spec);
+}
+
+FatTreeDesign plane_design(const FatTreeDesign& design, int plane) {
+  FatTreeDesign d;
+  d.spec = design.spec;
+  d.spec.planes = 0;
+  d.spec.hcas_per_host = 1;
+  d.shape = design.shape;
+  d.wiring.origin = design.wiring.origin;
+  for (const FatTreeSwitch& s : design.switches)
+    if (s.plane == plane) d.switches.push_back(s);
+  for (const FatTreeHca& h : design.hcas)
+    if (h.plane == plane) d.hcas.push_back(h);
+  for (const Cable& c : design.wiring.cables)
+    if (c.plane == plane) d.wiring.cables.push_back(c);
+  return d;
+}
+
 topo::NodeNameMap node_name_map(const FatTreeDesign& design) {
   topo::NodeNameMap m;
   for (const FatTreeSwitch& s : design.switches) m.add(s.guid, s.name);
@@ -275,18 +362,22 @@ topo::NodeNameMap node_name_map(const FatTreeDesign& design) {
 std::string describe(const FatTreeDesign& d, const std::string& line_prefix) {
   const FatTreeShape& sh = d.shape;
   const FatTreeSpec& sp = d.spec;
-  const long host_cables = static_cast<long>(d.hcas.size());
+  // With planes every line but the last counts one plane.
+  const size_t planes = sp.planes > 1 ? static_cast<size_t>(sp.planes) : 1;
+  const size_t switches = d.switches.size() / planes;
+  const long host_cables = static_cast<long>(d.hcas.size() / planes);
   const long leaf_spine = static_cast<long>(sh.pods) * sh.leaves_per_pod * sh.spines_per_pod * sh.leaf_spine_cables;
   const long spine_core = static_cast<long>(sh.pods) * sh.spines_per_pod * sh.cores_per_plane * sh.spine_core_cables;
   std::string out;
   if (sh.tiers == 3)
     out +=
         line_prefix + fmt::format("3-tier fat tree, radix {}: {} pods x ({} leaf + {} spine), {} core = {} switches\n",
-                                  sh.radix, sh.pods, sh.leaves_per_pod, sh.spines_per_pod, sh.cores, d.switches.size());
+                                  sh.radix, sh.pods, sh.leaves_per_pod, sh.spines_per_pod, sh.cores, switches);
   else
     out += line_prefix + fmt::format("2-tier fat tree, radix {}: {} leaf + {} spine = {} switches\n", sh.radix,
-                                     sh.leaves_per_pod, sh.spines_per_pod, d.switches.size());
-  out += line_prefix + fmt::format("{} hosts x {} HCAs = {} HCAs, {}, {}\n", sp.hosts, sp.hcas_per_host, d.hcas.size(),
+                                     sh.leaves_per_pod, sh.spines_per_pod, switches);
+  const int hcas_per_host = planes > 1 ? 1 : sp.hcas_per_host;
+  out += line_prefix + fmt::format("{} hosts x {} HCAs = {} HCAs, {}, {}\n", sp.hosts, hcas_per_host, host_cables,
                                    sp.rail_optimized ? "rail-optimised" : "hosts packed on leaves",
                                    topo::to_string(sp.rate));
   out += line_prefix +
@@ -294,7 +385,13 @@ std::string describe(const FatTreeDesign& d, const std::string& line_prefix) {
   if (sh.tiers == 3)
     out += fmt::format(", {} spine-core ({} per pair, {} cores per plane)", spine_core, sh.spine_core_cables,
                        sh.cores_per_plane);
-  out += fmt::format(" = {} cables\n", d.wiring.cables.size());
+  out += fmt::format(" = {} cables\n", d.wiring.cables.size() / planes);
+  if (planes > 1)
+    out += line_prefix +
+           fmt::format(
+               "{} planes, one per rail, each its own subnet (the counts above are per plane): HCA mlx5_k of "
+               "every host in plane k+1, its subnet manager on {} mlx5_k; {} switches, {} HCAs, {} cables\n",
+               planes, d.hcas.front().host, d.switches.size(), d.hcas.size(), d.wiring.cables.size());
   return out;
 }
 

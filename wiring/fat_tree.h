@@ -29,6 +29,10 @@ struct FatTreeSpec {
   bool rail_optimized = true;  // HCA k of every host in a pod on the pod's rail-k leaves
   topo::LinkRate rate{topo::Width::X4, topo::Speed::NDR};
   std::string host_prefix = "host";
+  // Several subnets, one per rail: 0 or 1, one subnet; N (= hcas_per_host), HCA k of every host
+  // in plane k+1, each plane the fat tree of one HCA per host with its own switches (named
+  // "plane3-pod1-leaf01") and its own subnet manager.
+  int planes = 0;
 };
 
 // Named specs: "field-notes" = the 4,088-HCA cluster of the field notes.
@@ -54,6 +58,7 @@ struct FatTreeSwitch {
   int index = 0;  // 0-based within its tier (and pod)
   uint64_t guid = 0;
   int ports = 0;
+  int plane = 0;  // 1..N; 0 for a design of one subnet
 };
 
 struct FatTreeHca {
@@ -63,6 +68,7 @@ struct FatTreeHca {
   std::string description;  // NodeDescription, "host001 mlx5_0"
   uint64_t guid = 0;        // node GUID; its port 1 GUID is guid + 1 (as ibsim numbers them)
   int pod = 0;
+  int plane = 0;  // 1..N; 0 for a design of one subnet
 };
 
 struct FatTreeDesign {
@@ -75,6 +81,10 @@ struct FatTreeDesign {
 
 // Throws Error(kExitInput) naming the constraint when the spec cannot be built.
 FatTreeDesign generate_fat_tree(const FatTreeSpec& spec);
+
+// One plane of a design with several (1..spec.planes): its switches, HCAs and cables, as a
+// design of one subnet (for its simulator netfile).
+FatTreeDesign plane_design(const FatTreeDesign& design, int plane);
 
 // Switch GUID -> name (HCAs are named by their descriptions already).
 topo::NodeNameMap node_name_map(const FatTreeDesign& design);

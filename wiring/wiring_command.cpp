@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ostream>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -23,27 +25,41 @@ int wiring_gen_command(const FatTreeGenOptions& o, std::ostream& out) {
   FatTreeDesign design = generate_fat_tree(spec);
   NetfileOptions net;
   net.generic_switch_descriptions = o.generic_switch_descriptions;
+  // One netfile per plane: each plane is its own subnet, its own simulator.
+  std::vector<std::pair<std::string, IbsimSizes>> netfiles;
+  if (spec.planes > 1) {
+    for (int k = 1; k <= spec.planes; ++k) {
+      const FatTreeDesign plane = plane_design(design, k);
+      const std::string file = prefix + ".plane" + std::to_string(k) + ".net";
+      write_file_atomic(file, to_ibsim_netfile(plane, net));
+      netfiles.emplace_back(file, ibsim_sizes(plane));
+    }
+  } else {
+    write_file_atomic(prefix + ".net", to_ibsim_netfile(design, net));
+    netfiles.emplace_back(prefix + ".net", ibsim_sizes(design));
+  }
   write_file_atomic(prefix + ".csv", to_csv(design));
-  write_file_atomic(prefix + ".net", to_ibsim_netfile(design, net));
   write_file_atomic(prefix + ".node-name-map",
                     "# switch names written by ibburn wiring gen fat-tree\n" + node_name_map(design).to_text());
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   out << describe(design);
+  const std::string nets = spec.planes > 1 ? fmt::format("{}.plane1..{}.net", prefix, spec.planes) : prefix + ".net";
   out << fmt::format(
-      "wrote {}.csv ({} cables), {}.net ({} switches, {} HCAs{}), {}.node-name-map ({} "
+      "wrote {}.csv ({} cables), {} ({} switches, {} HCAs{}), {}.node-name-map ({} "
       "switches) in {:.2f} s\n",
-      prefix, design.wiring.cables.size(), prefix, design.switches.size(), design.hcas.size(),
+      prefix, design.wiring.cables.size(), nets, design.switches.size(), design.hcas.size(),
       o.generic_switch_descriptions ? ", generic switch descriptions" : "", prefix, design.switches.size(), secs);
   topo::LinkRate sim = ibsim_rate(spec.rate);
   if (sim != spec.rate)
     out << fmt::format("note: the netfile simulates {} (ibsim 0.10 knows speeds up to HDR); the CSV says {}\n",
                        topo::to_string(sim), topo::to_string(spec.rate));
-  IbsimSizes sizes = ibsim_sizes(design);
-  std::string args;
-  for (const std::string& s : sizes.args()) args += s + " ";
-  out << "simulate: IBSIM_SOCKNAME=<unique> ibsim -s " << args << prefix << ".net\n";
-  if (sizes.lids_exhausted)
+  for (const auto& [file, sizes] : netfiles) {
+    std::string args;
+    for (const std::string& s : sizes.args()) args += s + " ";
+    out << "simulate: IBSIM_SOCKNAME=<unique> ibsim -s " << args << file << "\n";
+  }
+  if (netfiles.front().second.lids_exhausted)
     out << "note: more ports than unicast LIDs (49151): an SM cannot address this whole fabric\n";
   return kExitOk;
 }

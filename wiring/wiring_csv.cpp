@@ -1,4 +1,5 @@
 // Wiring CSV reader and writer (format: wiring/wiring.h, docs/wiring.md).
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string_view>
@@ -13,10 +14,12 @@
 namespace ibburn::wiring {
 namespace {
 
-enum Column { kANode, kAPort, kBNode, kBPort, kRate, kCable, kColumns };
-constexpr std::array<std::string_view, kColumns> kColumnNames = {"a_node", "a_port", "b_node",
-                                                                 "b_port", "rate",   "cable"};
-constexpr const char* kHeaderHint = "a_node,a_port,b_node,b_port[,rate[,cable]]";
+enum Column { kANode, kAPort, kBNode, kBPort, kRate, kCable, kPlane, kColumns };
+constexpr std::array<std::string_view, kColumns> kColumnNames = {"a_node", "a_port", "b_node", "b_port",
+                                                                 "rate",   "cable",  "plane"};
+constexpr const char* kHeaderHint = "a_node,a_port,b_node,b_port[,rate[,cable[,plane]]]";
+// Planes are subnets side by side (one per rail); more than this is not a cluster's design.
+constexpr int kMaxPlane = 64;
 // PortInfo numbers ports with 8 bits; 255 is reserved and 0 is a switch's management port.
 constexpr int kMaxPort = 254;
 
@@ -88,7 +91,43 @@ void append_field(std::string& out, const std::string& s) {
   out += '"';
 }
 
+int parse_plane(const std::string& text, const std::string& origin, int lineno) {
+  int plane = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), plane);
+  if (ec != std::errc() || end != text.data() + text.size() || plane < 1 || plane > kMaxPlane)
+    throw InputError(origin, lineno,
+                     "bad plane '" + text + "' (expected 1.." + std::to_string(kMaxPlane) + "; empty = one subnet)");
+  return plane;
+}
+
+// A design with planes gives every cable one, and a node lies in one plane: a switch or HCA
+// whose cables name two planes is a mistake in the list, not a cable into the wrong plane.
+void check_planes(const Wiring& w) {
+  if (w.planes() == 0) return;
+  std::unordered_map<std::string_view, const Cable*> first;
+  for (const Cable& c : w.cables) {
+    if (c.plane == 0)
+      throw InputError(
+          w.origin, c.line,
+          "no plane for this cable while other cables name theirs (every cable of a design with planes names one)");
+    for (const CableEnd* e : {&c.a, &c.b}) {
+      auto [it, fresh] = first.emplace(e->node, &c);
+      if (!fresh && it->second->plane != c.plane)
+        throw InputError(w.origin, c.line,
+                         e->node + " is in plane " + std::to_string(c.plane) + " here and in plane " +
+                             std::to_string(it->second->plane) + " on line " + std::to_string(it->second->line) +
+                             " (a node lies in one plane)");
+    }
+  }
+}
+
 }  // namespace
+
+int Wiring::planes() const {
+  int n = 0;
+  for (const Cable& c : cables) n = std::max(n, c.plane);
+  return n;
+}
 
 Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
   Wiring w;
@@ -133,6 +172,8 @@ Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
                          "unknown rate '" + r + "' (expected width x speed such as 4xNDR or 4xHDR; empty = any)");
     }
     if (index[kCable] >= 0) c.label = fields[index[kCable]];
+    if (index[kPlane] >= 0 && !fields[index[kPlane]].empty())
+      c.plane = parse_plane(fields[index[kPlane]], origin, lineno);
     if (c.a == c.b)
       throw InputError(origin, lineno, "cable connects " + c.a.node + "[" + std::to_string(c.a.port) + "] to itself");
     for (const CableEnd* e : {&c.a, &c.b}) {
@@ -147,13 +188,16 @@ Wiring parse_wiring_csv(const std::string& text, const std::string& origin) {
   if (columns == 0)
     throw InputError(origin, 0,
                      std::string("no header row (empty or only comments): the first row must be ") + kHeaderHint);
+  check_planes(w);
   return w;
 }
 
 Wiring load_wiring_csv(const std::string& path) { return parse_wiring_csv(read_file(path), path); }
 
 std::string to_csv(const Wiring& w) {
-  std::string out = "a_node,a_port,b_node,b_port,rate,cable\n";
+  const bool planes = w.planes() > 0;
+  std::string out =
+      planes ? "a_node,a_port,b_node,b_port,rate,cable,plane\n" : "a_node,a_port,b_node,b_port,rate,cable\n";
   out.reserve(out.size() + w.cables.size() * 64);
   for (const Cable& c : w.cables) {
     append_field(out, c.a.node);
@@ -163,6 +207,7 @@ std::string to_csv(const Wiring& w) {
     if (c.rate) out += topo::to_string(*c.rate);
     out += ',';
     append_field(out, c.label);
+    if (planes) out += ',' + std::to_string(c.plane);
     out += '\n';
   }
   return out;

@@ -54,6 +54,62 @@ TEST_F(FabricSourceTest, SeveralFilesAreMergedAndCountAsVantagePoints) {
   EXPECT_EQ(s.name(), s.files[0] + ", " + s.files[1]);
 }
 
+TEST_F(FabricSourceTest, EachSourceIsASubnetItsNodesPointAtAndJsonKeepsThem) {
+  FabricSource s;
+  s.files = {write_island("a", 0x100, 2), write_island("b", 0x200, 3)};
+  Fabric f = s.load();
+  ASSERT_EQ(f.subnets().size(), 2u);
+  EXPECT_EQ(f.subnets()[0].source, s.files[0]);
+  EXPECT_EQ(f.subnets()[1].source, s.files[1]);
+  EXPECT_EQ(f.node(*f.find_guid(0x101)).subnet, 0);
+  EXPECT_EQ(f.node(*f.find_guid(0x203)).subnet, 1);
+  f.subnets()[1].plane = 2;
+  f.subnets()[1].prefix = 0xfe80000000000002ULL;
+  f.subnets()[1].sm_probed = f.subnets()[1].sm_master = true;
+  f.subnets()[1].sm_lid = 7;
+  f.subnets()[1].sm_guid = 0x201;
+  const std::string path = dir_ + "/merged.json";
+  save_fabric_file(f, path);
+  const Fabric back = load_fabric_file(path);
+  ASSERT_EQ(back.subnets().size(), 2u);
+  const Subnet& b = back.subnets()[1];
+  EXPECT_EQ(b.source, s.files[1]);
+  EXPECT_EQ(b.plane, 2);
+  EXPECT_EQ(b.prefix, 0xfe80000000000002ULL);
+  EXPECT_TRUE(b.sm_probed && b.sm_master);
+  EXPECT_EQ(b.sm_lid, 7);
+  EXPECT_EQ(b.sm_guid, 0x201u);
+  EXPECT_EQ(back.plane(*back.find_guid(0x203)), 2);
+  EXPECT_EQ(back.plane(*back.find_guid(0x101)), 0);
+}
+
+TEST_F(FabricSourceTest, APortThatCannotBeDiscoveredAmongSeveralSourcesIsAnEmptySubnetSayingWhy) {
+  FabricSource s;
+  s.files = {write_island("a", 0x100, 2), "live:nosuchhca99:1"};
+  Fabric f = s.load();
+  EXPECT_EQ(f.size(), 3u);
+  ASSERT_EQ(f.subnets().size(), 2u);
+  EXPECT_EQ(f.subnets()[1].source, "live:nosuchhca99:1");
+  EXPECT_FALSE(f.subnets()[1].error.empty());
+  // Alone, the same source is the command's error.
+  s.files = {"live:nosuchhca99:1"};
+  EXPECT_THROW(s.load(), EnvironmentError);
+}
+
+TEST_F(FabricSourceTest, ALivePortIsNamedWithItsHcaAndANumber) {
+  FabricSource s;
+  for (const char* bad : {"live:", "live:mlx5_0:x", "live:mlx5_0:0", "live:mlx5_0:1x"}) {
+    s.files = {write_island("a", 0x100, 1), bad};
+    EXPECT_THROW(s.load(), InputError) << bad;
+  }
+  s.files = {write_island("a", 0x100, 1), "live:mlx5_0:x"};
+  try {
+    s.load();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--fabric: 'live:mlx5_0:x': bad port 'x' (1..254)");
+  }
+}
+
 TEST_F(FabricSourceTest, NodeNameMapNamesTheNodes) {
   FabricSource s;
   s.files = {write_island("a", 0x100, 1)};
@@ -70,7 +126,8 @@ TEST_F(FabricSourceTest, LiveNextToFilesIsAUsageError) {
     s.load();
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "--fabric: 'live' cannot be merged with fabric files");
+    EXPECT_EQ(std::string(e.what()),
+              "--fabric: 'live' cannot be merged with other sources (name the port: live:CA[:PORT])");
   }
 }
 

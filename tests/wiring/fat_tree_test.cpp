@@ -325,5 +325,51 @@ TEST(FatTree, DescribeSaysTheShape) {
   EXPECT_EQ(parse_wiring_csv(csv, "gen").cables.size(), 12280u);
 }
 
+TEST(FatTree, PlanesAreOneFatTreePerRailWithTheirOwnSwitchesAndGuids) {
+  FatTreeSpec s;
+  s.tiers = 3, s.radix = 8, s.hosts = 12, s.hcas_per_host = 4, s.planes = 4;
+  const FatTreeDesign d = generate_fat_tree(s);
+  FatTreeSpec one = s;
+  one.hcas_per_host = 1, one.planes = 0;
+  const FatTreeDesign rail = generate_fat_tree(one);
+  EXPECT_EQ(d.switches.size(), 4 * rail.switches.size());
+  EXPECT_EQ(d.hcas.size(), 48u);
+  EXPECT_EQ(d.wiring.cables.size(), 4 * rail.wiring.cables.size());
+  EXPECT_EQ(d.wiring.planes(), 4);
+  std::unordered_set<uint64_t> guids;
+  for (const auto& sw : d.switches) {
+    EXPECT_TRUE(guids.insert(sw.guid).second) << sw.name;
+    EXPECT_TRUE(sw.name.starts_with("plane" + std::to_string(sw.plane) + "-")) << sw.name;
+  }
+  for (const auto& h : d.hcas) {
+    EXPECT_TRUE(guids.insert(h.guid).second && guids.insert(h.guid + 1).second) << h.description;
+    EXPECT_EQ(h.plane, h.hca + 1) << h.description;
+  }
+  // Each plane is its own network: HCA mlx5_k only on plane k+1's leaves.
+  for (const Cable& c : d.wiring.cables) {
+    if (!c.a.node.starts_with("host")) continue;
+    EXPECT_TRUE(c.b.node.starts_with("plane" + std::to_string(c.plane) + "-")) << c.a.node << " - " << c.b.node;
+  }
+  const FatTreeDesign p3 = plane_design(d, 3);
+  EXPECT_EQ(p3.switches.size(), rail.switches.size());
+  EXPECT_EQ(p3.hcas.size(), 12u);
+  EXPECT_EQ(p3.hcas.front().description, "host001 mlx5_2");
+  EXPECT_EQ(p3.wiring.cables.size(), rail.wiring.cables.size());
+  EXPECT_NE(describe(d).find("4 planes, one per rail, each its own subnet"), std::string::npos) << describe(d);
+  const std::string csv = to_csv(d);
+  EXPECT_EQ(parse_wiring_csv(csv, "gen").planes(), 4);
+}
+
+TEST(FatTree, PlanesAreOnePerRail) {
+  FatTreeSpec s;
+  s.tiers = 2, s.radix = 8, s.hosts = 4, s.hcas_per_host = 8, s.planes = 4;
+  try {
+    generate_fat_tree(s);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "fat tree: planes are one per rail: --planes 4 needs 4 HCAs per host, not 8");
+  }
+}
+
 }  // namespace
 }  // namespace ibburn::wiring

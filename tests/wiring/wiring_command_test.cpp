@@ -43,6 +43,25 @@ TEST_F(WiringRun, GeneratedNetfileGivesBackTheGeneratedWiring) {
   EXPECT_EQ(load_wiring_csv(ff.out).cables.size(), load_wiring_csv(gen_.prefix + ".csv").cables.size());
 }
 
+TEST_F(WiringRun, PlanesGetOneNetfileEachThatGivesBackTheirPlane) {
+  gen_.spec.hcas_per_host = 2;
+  gen_.spec.planes = 2;
+  std::ostringstream out;
+  ASSERT_EQ(wiring_gen_command(gen_, out), 0);
+  EXPECT_NE(out.str().find(gen_.prefix + ".plane2.net"), std::string::npos) << out.str();
+  const Wiring all = load_wiring_csv(gen_.prefix + ".csv");
+  for (int k = 1; k <= 2; ++k) {
+    FromFabricOptions ff;
+    ff.fabric.files = {gen_.prefix + ".plane" + std::to_string(k) + ".net"};
+    ff.fabric.node_name_map = gen_.prefix + ".node-name-map";
+    ff.out = dir_ + "/plane" + std::to_string(k) + ".csv";
+    ASSERT_EQ(wiring_from_fabric_command(ff, out), 0);
+    size_t planned = 0;
+    for (const Cable& c : all.cables) planned += c.plane == k;
+    EXPECT_EQ(load_wiring_csv(ff.out).cables.size(), planned);
+  }
+}
+
 TEST_F(WiringRun, GenericSwitchesAreNamedFromThePlan) {
   gen_.generic_switch_descriptions = true;
   std::ostringstream out;

@@ -27,6 +27,22 @@ InputError error_of(const std::string& text) {
 
 const char* const kHeader = "a_node,a_port,b_node,b_port,rate,cable\n";
 
+TEST(WiringCsv, APlaneColumnNamesEachCablesSubnetAndIsWrittenBack) {
+  const std::string text = std::string(kHeader).replace(std::string(kHeader).size() - 1, 1, ",plane\n") +
+                           "host001 mlx5_0,1,plane1-leaf01,1,4xNDR,,1\n"
+                           "host001 mlx5_1,1,plane2-leaf01,1,4xNDR,,2\n";
+  Wiring w = parse_wiring_csv(text, "plan.csv");
+  ASSERT_EQ(w.cables.size(), 2u);
+  EXPECT_EQ(w.cables[0].plane, 1);
+  EXPECT_EQ(w.cables[1].plane, 2);
+  EXPECT_EQ(w.planes(), 2);
+  EXPECT_EQ(to_csv(w), text);
+  // Without the column, or with it empty everywhere: one subnet, and no column written.
+  Wiring one = parse_wiring_csv("a_node,a_port,b_node,b_port,plane\na,1,b,1,\n", "plan.csv");
+  EXPECT_EQ(one.planes(), 0);
+  EXPECT_EQ(to_csv(one), "a_node,a_port,b_node,b_port,rate,cable\na,1,b,1,,\n");
+}
+
 TEST(WiringCsv, ParsesAllColumns) {
   Wiring w = parse_wiring_csv(std::string("# site plan\n") + kHeader +
                                   "host001 mlx5_0,1,pod1-leaf01,1,4xNDR,C-0001\n"
@@ -152,20 +168,20 @@ const std::string kH = kHeader;
 INSTANTIATE_TEST_SUITE_P(
     Cases, WiringCsvErrors,
     ::testing::Values(
-        BadCase{
-            "empty", "", 0,
-            "no header row (empty or only comments): the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
-        BadCase{
-            "only_comments", "# x\n\n", 0,
-            "no header row (empty or only comments): the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
+        BadCase{"empty", "", 0,
+                "no header row (empty or only comments): the first row must be "
+                "a_node,a_port,b_node,b_port[,rate[,cable[,plane]]]"},
+        BadCase{"only_comments", "# x\n\n", 0,
+                "no header row (empty or only comments): the first row must be "
+                "a_node,a_port,b_node,b_port[,rate[,cable[,plane]]]"},
         BadCase{"missing_header", "# plan\nsw1,1,sw2,2\n", 2,
-                "missing header row: the first row must be a_node,a_port,b_node,b_port[,rate[,cable]]"},
+                "missing header row: the first row must be a_node,a_port,b_node,b_port[,rate[,cable[,plane]]]"},
         BadCase{"unknown_column", "a_node,a_port,b_node,b_port,speed\n", 1,
-                "unknown column 'speed' (columns: a_node,a_port,b_node,b_port[,rate[,cable]])"},
+                "unknown column 'speed' (columns: a_node,a_port,b_node,b_port[,rate[,cable[,plane]]])"},
         BadCase{"duplicate_column", "a_node,a_port,b_node,b_port,a_port\n", 1,
                 "column 'a_port' appears twice in the header"},
         BadCase{"header_lacks_column", "a_node,a_port,b_node,rate\n", 1,
-                "header lacks column 'b_port' (columns: a_node,a_port,b_node,b_port[,rate[,cable]])"},
+                "header lacks column 'b_port' (columns: a_node,a_port,b_node,b_port[,rate[,cable[,plane]]])"},
         BadCase{"too_few_fields", kH + "a,1,b,2,4xNDR\n", 2, "expected 6 fields as in the header, found 5"},
         BadCase{"too_many_fields", kH + "a,1,b,2,4xNDR,l,extra\n", 2, "expected 6 fields as in the header, found 7"},
         BadCase{"hash_cuts_row", kH + "a,1,b#2,2,,\n", 2, "expected 6 fields as in the header, found 3"},
@@ -188,7 +204,16 @@ INSTANTIATE_TEST_SUITE_P(
                 "sw[3] is already used by the cable on line 2"},
         BadCase{"unterminated_quote", kH + "\"a,1,b,1,,\n", 2, "unterminated quoted field"},
         BadCase{"text_after_quote", kH + "\"a\"x,1,b,1,,\n", 2, "unexpected text after a quoted field"},
-        BadCase{"stray_quote", kH + "a\"b,1,c,1,,\n", 2, "a quote inside an unquoted field (quote the whole field)"}),
+        BadCase{"stray_quote", kH + "a\"b,1,c,1,,\n", 2, "a quote inside an unquoted field (quote the whole field)"},
+        BadCase{"plane_not_number", "a_node,a_port,b_node,b_port,plane\na,1,b,1,x\n", 2,
+                "bad plane 'x' (expected 1..64; empty = one subnet)"},
+        BadCase{"plane_zero", "a_node,a_port,b_node,b_port,plane\na,1,b,1,0\n", 2,
+                "bad plane '0' (expected 1..64; empty = one subnet)"},
+        BadCase{"plane_left_empty", "a_node,a_port,b_node,b_port,plane\na,1,b,1,1\nc,1,b,2,\n", 3,
+                "no plane for this cable while other cables name theirs (every cable of a design with planes names "
+                "one)"},
+        BadCase{"node_in_two_planes", "a_node,a_port,b_node,b_port,plane\na,1,leaf,1,1\n# x\nc,1,leaf,2,2\n", 4,
+                "leaf is in plane 2 here and in plane 1 on line 2 (a node lies in one plane)"}),
     [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
 
 }  // namespace
