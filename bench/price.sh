@@ -18,13 +18,8 @@ bin=${IBBURN:-$build/ibburn}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export IBBURN_SITE_CONFIG=
 
-measure() {  # label, command...: wall and peak RSS; sets $wall
-  local label=$1; shift
-  local rc=0
-  /usr/bin/time -f "%e %M" -o "$work/t" "$@" >"$work/out" 2>&1 || rc=$?
-  read -r wall rss < <(tail -n 1 "$work/t")
-  printf '%-58s wall %7.2f s  peak RSS %6d MiB  exit %d\n' "$label" "$wall" $((rss / 1024)) "$rc"
-}
+# shellcheck source=bench/measure.sh
+source "$root/bench/measure.sh"
 
 "$bin" wiring gen fat-tree --hosts 4096 -o "$work/32k" >/dev/null
 degrade=()

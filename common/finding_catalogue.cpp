@@ -46,6 +46,15 @@ constexpr FindingKindInfo kCatalogue[] = {
      "planned nodes no snapshot reached, with no sign that they are absent"},
     {K::Split, "split", S::Critical, true, C::None, S::Warning, true, M::Errors,
      "the planned fabric came out as several disjoint islands"},
+    {K::PlaneMissing, "plane_missing", S::Critical, false, C::None, S::Warning, false, M::Missing,
+     "a plane of the design was not discovered, or lost its subnet manager: its rail is unchecked or unserved"},
+    {K::PlanePrefix, "plane_prefix", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "two planes carry one subnet prefix: their port GIDs are not unique across the cluster"},
+    {K::PlaneAsymmetric, "plane_asymmetric", S::Error, false, C::None, S::Warning, false, M::Errors,
+     "a plane differs from the others of its design (switches, cables up, link rates): its rail is the slowest"},
+    {K::CrossPlane, "cross_plane", S::Error, true, C::Recable, S::Warning, false, M::Miswired,
+     "a cable landed in another plane than the design puts it in: the host port, the switch port it reached, both "
+     "planes"},
     {K::PkeyForeign, "pkey_foreign", S::Error, false, C::None, S::Warning, false, M::Errors,
      "HCA ports holding the P_Key of a partition partitions.conf does not make them members of, or of none it declares "
      "(one finding per P_Key entry)"},

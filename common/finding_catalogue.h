@@ -31,6 +31,11 @@ enum class FindingKind {
   NoSm,
   Unreached,
   Split,
+  // planes: several subnets, one per rail (topo_check/check_planes.h)
+  PlaneMissing,
+  PlanePrefix,
+  PlaneAsymmetric,
+  CrossPlane,
   // fabric audit (audit/)
   PkeyForeign,
   PkeyMissing,

@@ -114,4 +114,21 @@ RouteUnbalancedDetails FindingDetails<FindingKind::RouteUnbalanced>::read(const 
   return d;
 }
 
+void to_json(nlohmann::json& j, const PlaneDetails& d) {
+  j = {{"plane", d.plane}, {"differences", d.differences}, {"bandwidth_fraction", d.bandwidth_fraction}};
+}
+
+namespace {
+PlaneDetails read_plane(const JsonFields& r) {
+  PlaneDetails d;
+  d.plane = r.get<int>("plane");
+  d.differences = r.get<std::vector<std::string>>("differences");
+  d.bandwidth_fraction = r.get<double>("bandwidth_fraction");
+  return d;
+}
+}  // namespace
+
+PlaneDetails FindingDetails<FindingKind::PlaneAsymmetric>::read(const JsonFields& r) { return read_plane(r); }
+PlaneDetails FindingDetails<FindingKind::PlaneMissing>::read(const JsonFields& r) { return read_plane(r); }
+
 }  // namespace ibburn

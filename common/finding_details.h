@@ -85,6 +85,19 @@ struct RouteUnbalancedDetails {
 
 void to_json(nlohmann::json& j, const RouteUnbalancedDetails& d);
 
+// plane_asymmetric and plane_missing: a plane of a design with several (topo_check/check_planes.h);
+// priced as every job striped over the rails waiting for this one (price/).
+struct PlaneDetails {
+  int plane = 0;
+  std::vector<std::string> differences{};  // what sets it apart: "spines: 15 of 16", "cables up: 510 of 512"
+  // Its bandwidth over the other planes' (the cross-section its spine-facing cables carry);
+  // 0 for a plane missing, 1 for one as fast as its peers.
+  double bandwidth_fraction = 1;
+  bool operator==(const PlaneDetails&) const = default;
+};
+
+void to_json(nlohmann::json& j, const PlaneDetails& d);
+
 // A kind's details: `Details`, and `read`, which takes them from details_reader's reader.
 template <FindingKind K>
 struct FindingDetails;  // undefined: a kind without typed details does not compile
@@ -106,6 +119,16 @@ struct FindingDetails<FindingKind::Untested> {
 template <>
 struct FindingDetails<FindingKind::RouteUnbalanced> {
   using Details = RouteUnbalancedDetails;
+  static Details read(const JsonFields& r);
+};
+template <>
+struct FindingDetails<FindingKind::PlaneAsymmetric> {
+  using Details = PlaneDetails;
+  static Details read(const JsonFields& r);
+};
+template <>
+struct FindingDetails<FindingKind::PlaneMissing> {
+  using Details = PlaneDetails;
   static Details read(const JsonFields& r);
 };
 template <>

@@ -67,6 +67,7 @@ std::string difference(FindingKind kind, const json& evidence) {
 std::string scope_label(const CauseScope& s) {
   switch (s.type) {
     case ScopeType::Fabric: return "the fabric";
+    case ScopeType::Plane: return "plane " + s.name;
     case ScopeType::Tier: return "the " + s.name + " tier";
     case ScopeType::Pod: return "pod " + s.name;
     case ScopeType::Rail: return "rail " + s.name;
@@ -80,6 +81,8 @@ std::string where_to_look(const CauseScope& s) {
   switch (s.type) {
     case ScopeType::Fabric:
       return "one cause for the whole fabric (the plan, the subnet manager, a fabric-wide setting)";
+    case ScopeType::Plane:
+      return "one cause for the plane (its subnet manager, its switches' firmware, a setting of that subnet)";
     case ScopeType::Tier: return "one cause for the tier (its switches' model, firmware or cable type)";
     case ScopeType::Pod: return "one cause for the pod (its switches' firmware or configuration)";
     case ScopeType::Rail: return "one cause for the rail (its HCAs' firmware, settings or cable type)";
@@ -115,6 +118,7 @@ Finding systemic_finding(const CauseScope& scope, std::vector<Finding> members, 
 const char* to_string(ScopeType t) {
   switch (t) {
     case ScopeType::Fabric: return "fabric";
+    case ScopeType::Plane: return "plane";
     case ScopeType::Tier: return "tier";
     case ScopeType::Pod: return "pod";
     case ScopeType::Rail: return "rail";
@@ -124,7 +128,8 @@ const char* to_string(ScopeType t) {
 }
 
 std::optional<ScopeType> scope_type_from_string(std::string_view name) {
-  for (ScopeType t : {ScopeType::Fabric, ScopeType::Tier, ScopeType::Pod, ScopeType::Rail, ScopeType::Switch})
+  for (ScopeType t :
+       {ScopeType::Fabric, ScopeType::Plane, ScopeType::Tier, ScopeType::Pod, ScopeType::Rail, ScopeType::Switch})
     if (name == to_string(t)) return t;
   return std::nullopt;
 }

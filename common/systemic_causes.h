@@ -27,13 +27,13 @@
 namespace ibburn {
 
 // Widest kind first: the order in which scopes of equal size are tried.
-enum class ScopeType { Fabric = 0, Tier = 1, Pod = 2, Rail = 3, Switch = 4 };
-const char* to_string(ScopeType t);  // "fabric", "tier", "pod", "rail", "switch"
+enum class ScopeType { Fabric = 0, Plane = 1, Tier = 2, Pod = 3, Rail = 4, Switch = 5 };
+const char* to_string(ScopeType t);  // "fabric", "plane", "tier", "pod", "rail", "switch"
 std::optional<ScopeType> scope_type_from_string(std::string_view name);
 
 struct CauseScope {
   ScopeType type = ScopeType::Fabric;
-  std::string name;   // "HCA-leaf", "pod3", "mlx5_3", "pod1-leaf01"; empty for the fabric
+  std::string name;   // "3" (a plane), "HCA-leaf", "pod3", "mlx5_3", "pod1-leaf01"; empty for the fabric
   size_t cables = 0;  // the cables the scope holds (planned, or discovered without a plan)
 };
 

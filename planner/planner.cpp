@@ -121,8 +121,11 @@ int stage_lower_bound(const topo::Fabric& fabric, const routing::CableIndex& cab
   return bound;
 }
 
-PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cables, const routing::Router& router,
-                     const std::vector<topo::PortEnd>& endpoints, const PlanOptions& options) {
+namespace {
+
+// One connected part of the fabric: `reachable` of the cable directions lie in it.
+PlanResult plan_island(const topo::Fabric& fabric, const routing::CableIndex& cables, const routing::Router& router,
+                       const std::vector<topo::PortEnd>& endpoints, const PlanOptions& options, size_t reachable) {
   PlanResult result;
   result.coverage.assign(cables.size(), {});
   result.lower_bound = stage_lower_bound(fabric, cables, options.cover_fraction);
@@ -146,7 +149,7 @@ PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cabl
   std::vector<char> covered(cables.size(), 0);
   size_t unroutable = 0;
   std::string routing_error;
-  while (result.covered < cables.size() && static_cast<int>(result.stages.size()) < options.max_stages) {
+  while (result.covered < reachable && static_cast<int>(result.stages.size()) < options.max_stages) {
     Candidate best;
     for (int k : ks) {
       std::vector<PlannedFlow> flows(n);
@@ -156,7 +159,7 @@ PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cabl
         if (!covered[e] && c.load[e] >= options.cover_fraction - 1e-9) ++c.gain;
       if (c.unroutable > unroutable) unroutable = c.unroutable, routing_error = c.routing_error;
       if (c.gain > best.gain) best = std::move(c);
-      if (best.gain == cables.size() - result.covered) break;  // covers all that is left
+      if (best.gain == reachable - result.covered) break;  // covers all that is left
     }
     if (best.gain == 0) break;
     int stage = static_cast<int>(result.stages.size());
@@ -174,6 +177,11 @@ PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cabl
   if (unroutable)
     result.notes.push_back(std::to_string(unroutable) + " of " + std::to_string(n) +
                            " flows of a candidate stage have no route, e.g.: " + routing_error);
+  return result;
+}
+
+// Notes about the cable directions no stage covers.
+void note_uncovered(PlanResult& result, const PlanOptions& options) {
   size_t unused = 0, short_of = 0;
   for (const auto& c : result.coverage)
     if (c.stage < 0) ++(c.best_load > 0 ? short_of : unused);
@@ -186,6 +194,51 @@ PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cabl
   if (short_of)
     result.notes.push_back(std::to_string(short_of) + " cable directions were loaded but never to " + pct +
                            " (routes unbalanced for every candidate shift)");
+}
+
+}  // namespace
+
+// Islands (the planes of a cluster of several subnets, or the parts of a split fabric) share no
+// cable: each is planned over its own endpoints, and stage k of the job is stage k of every
+// island at once, so one run covers every plane in the same stages and no flow leaves its plane.
+PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cables, const routing::Router& router,
+                     const std::vector<topo::PortEnd>& endpoints, const PlanOptions& options) {
+  const auto islands = fabric.islands();
+  std::vector<uint32_t> island_of(fabric.size(), 0);
+  for (uint32_t i = 0; i < islands.size(); ++i)
+    for (topo::NodeId n : islands[i]) island_of[n] = i;
+  std::vector<std::vector<int>> ranks(islands.size());  // island -> its ranks
+  for (size_t r = 0; r < endpoints.size(); ++r) ranks[island_of[endpoints[r].node]].push_back(static_cast<int>(r));
+  std::vector<size_t> directions(islands.size(), 0);
+  for (const routing::Edge& e : cables.edges()) ++directions[island_of[e.from.node]];
+  std::erase_if(ranks, [](const std::vector<int>& r) { return r.empty(); });
+  if (ranks.size() <= 1) {
+    PlanResult result = plan_island(fabric, cables, router, endpoints, options,
+                                    ranks.empty() ? cables.size() : directions[island_of[endpoints[ranks[0][0]].node]]);
+    note_uncovered(result, options);
+    return result;
+  }
+  PlanResult result;
+  result.coverage.assign(cables.size(), {});
+  for (const std::vector<int>& members : ranks) {
+    std::vector<topo::PortEnd> own;
+    for (int r : members) own.push_back(endpoints[r]);
+    PlanResult part =
+        plan_island(fabric, cables, router, own, options, directions[island_of[endpoints[members[0]].node]]);
+    result.lower_bound = std::max(result.lower_bound, part.lower_bound);
+    if (result.stages.size() < part.stages.size()) result.stages.resize(part.stages.size());
+    for (size_t k = 0; k < part.stages.size(); ++k)
+      for (const PlannedFlow& f : part.stages[k]) result.stages[k].push_back({members[f.src], members[f.dst]});
+    for (size_t e = 0; e < cables.size(); ++e) {
+      if (part.coverage[e].stage < 0 && part.coverage[e].best_load <= 0) continue;
+      result.coverage[e] = part.coverage[e];
+    }
+    result.covered += part.covered;
+    for (std::string& note : part.notes)
+      if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end())
+        result.notes.push_back(std::move(note));
+  }
+  note_uncovered(result, options);
   return result;
 }
 

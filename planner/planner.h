@@ -42,7 +42,8 @@ struct PlanResult {
   std::vector<std::string> notes;  // e.g. edges no route uses
 };
 
-// rank -> HCA port; every endpoint must be cabled.
+// rank -> HCA port; every endpoint must be cabled. Each island (a plane of a cluster of several
+// subnets) is planned over its own endpoints and its stages run together: no flow leaves its island.
 PlanResult make_plan(const topo::Fabric& fabric, const routing::CableIndex& cables, const routing::Router& router,
                      const std::vector<topo::PortEnd>& endpoints, const PlanOptions& options);
 

@@ -115,6 +115,32 @@ std::optional<Defect> unbalanced_ports(const Finding& f, const PriceFabric& fabr
   return out;
 }
 
+// A plane behind the others: every cable of it at the plane's share of their bandwidth, since
+// a collective striped over the rails waits for its slowest plane (each rail's ring and tree
+// run through one plane). The model holds the plane as discovered (a spine short, links at a
+// lower rate), so the design is the model with that plane that much faster.
+std::optional<Defect> slow_plane(const Finding& f, const PriceFabric& fabric, std::string& why) {
+  const auto d = details_of<FindingKind::PlaneAsymmetric>(f);
+  if (d.bandwidth_fraction <= 0 || d.bandwidth_fraction >= 1) {
+    why = "its plane's bandwidth share is not below its peers'";
+    return std::nullopt;
+  }
+  Defect out;
+  out.in_model = true;
+  const topo::Fabric& model = fabric.fabric();
+  for (routing::EdgeId e = 0; e < fabric.cables().size(); ++e) {
+    const routing::Edge& edge = fabric.cables().edge(e);
+    if (model.plane(edge.from.node) == d.plane || model.plane(edge.to.node) == d.plane)
+      out.scale[e] = d.bandwidth_fraction;
+  }
+  if (out.scale.empty()) {
+    why = "the fabric's model does not tell plane " + std::to_string(d.plane) + " apart";
+    return std::nullopt;
+  }
+  out.what = fmt::format("plane {} at {:.0f}% of the others' bandwidth", d.plane, 100 * d.bandwidth_fraction);
+  return out;
+}
+
 }  // namespace
 
 std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, const RateScale& measured,
@@ -138,6 +164,7 @@ std::optional<Defect> defect_of(const Finding& f, const PriceFabric& fabric, con
     return all;
   }
   if (f.kind == FindingKind::RouteUnbalanced) return unbalanced_ports(f, fabric, why);
+  if (f.kind == FindingKind::PlaneAsymmetric) return slow_plane(f, fabric, why);
   const FindingKindInfo& kind = info(f.kind);
   const bool a_cable = f.kind == FindingKind::SlowEndpoint || f.kind == FindingKind::FailedEndpoint ||
                        f.kind == FindingKind::SuspectEndpoint || f.kind == FindingKind::SuspectCable ||

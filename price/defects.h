@@ -3,7 +3,8 @@
 // of their designed rate. A slow or failed endpoint is its host cable at the rate it measured;
 // a suspect cable is at the rate of the slow flows that crossed it whole (the burn's flows) or
 // of its data against its equals' (port counters); a link trained below its plan is at the
-// ratio of the two rates; a cable that went down under load, flaps or is down is at 0. A
+// ratio of the two rates; a plane behind its peers (plane_asymmetric) is every cable of it at its
+// bandwidth share; a cable that went down under load, flaps or is down is at 0. A
 // systemic finding is all of its cables at once. An endpoint's cable is at the rate its slow
 // flows measured through it, else at the endpoint's lowest rate. Errors that cost no rate, and findings that
 // name no cable, are not priced, and say why.

@@ -93,6 +93,8 @@ class Checker {
   std::vector<bool> ambiguous_;      // a second node carrying a planned name
   std::vector<std::string> display_;
   std::vector<char> cable_ok_;
+  std::vector<char> reported_;    // cable -> told already in another cable's finding
+  std::vector<int> plan_plane_;   // plan node -> its plane (0: a plan of one subnet)
   std::vector<char> without_sm_;  // node -> its island has no active subnet manager
   std::unique_ptr<WiringLayout> layout_;
   std::vector<Finding> out_;
@@ -132,6 +134,10 @@ class Checker {
     ambiguous_.assign(n, false);
     node_of_.assign(plan_.size(), kNoNode);
     cable_ok_.assign(plan_.cable_count(), 0);
+    reported_.assign(plan_.cable_count(), 0);
+    plan_plane_.assign(plan_.size(), 0);
+    for (size_t c = 0; c < plan_.cable_count(); ++c)
+      plan_plane_[plan_.end_a(c).node] = plan_plane_[plan_.end_b(c).node] = plan_.cable(c).plane;
     std::unordered_map<WiringNode, std::vector<NodeId>> dups;
     for (NodeId i = 0; i < n; ++i) {
       const Node& node = f_.node(i);
@@ -222,20 +228,23 @@ class Checker {
         bad.push_back(c);
       }
     }
-    std::vector<char> reported(plan_.cable_count(), 0);
+    // Exchanged plugs first, then plugs in another plane (each naming the cable it displaced),
+    // so that no cable is told twice whatever the order of the list.
     for (size_t c : bad) {
-      if (reported[c]) continue;
+      if (reported_[c]) continue;
+      Seen a = seen(plan_.end_a(c)), b = seen(plan_.end_b(c));
+      if (!a.linked() || !b.linked()) continue;
+      if (int other = swap_partner(c, a, b); other >= 0) reported_[c] = reported_[other] = 1;
+    }
+    for (size_t c : bad)
+      if (!reported_[c] && cross_plane(c, seen(plan_.end_a(c)), seen(plan_.end_b(c)))) reported_[c] = 1;
+    for (size_t c : bad) {
+      if (reported_[c]) continue;
       Seen a = seen(plan_.end_a(c)), b = seen(plan_.end_b(c));
       if (!a.linked() && !b.linked()) {
         // A cable to a node nobody saw belongs to that node's missing_node/unreached finding.
         if (a.node_seen && b.node_seen) empty_cable(c, a, b);
         continue;
-      }
-      if (a.linked() && b.linked()) {
-        if (int other = swap_partner(c, a, b); other >= 0) {
-          reported[other] = 1;
-          continue;
-        }
       }
       miswired(c, a, b);
     }
@@ -344,8 +353,14 @@ class Checker {
     bool at_a_side = pa.node == pw.node && pb.node != px.node;
     const PortRef& p1 = at_a_side ? pa : pb;
     const PortRef& p2 = at_a_side ? pw : px;
-    add(FindingKind::Swapped, Severity::Error,
-        "planned " + text(pa) + " - " + text(pb) + " and " + text(px) + " - " + text(pw) + ", found " + text(pa) +
+    // Two HCAs of a host with their plugs exchanged between two planes' leaves.
+    const int plane_c = plan_.cable(c).plane, plane_other = plan_.cable(other).plane;
+    const bool planes = plane_c != plane_other;
+    add(planes ? FindingKind::CrossPlane : FindingKind::Swapped, Severity::Error,
+        (planes
+             ? "each in the other's plane (" + std::to_string(plane_c) + " and " + std::to_string(plane_other) + "): "
+             : std::string()) +
+            "planned " + text(pa) + " - " + text(pb) + " and " + text(px) + " - " + text(pw) + ", found " + text(pa) +
             " - " + text(px) + " and " + text(pb) + " - " + text(pw) + ": exchange the plugs in " + text(p1) + " and " +
             text(p2),
         {pa, pb, px, pw},
@@ -353,6 +368,40 @@ class Checker {
          {"found", {{to_json(pa), to_json(px)}, {to_json(pb), to_json(pw)}}},
          {"exchange", {to_json(p1), to_json(p2)}}});
     return other;
+  }
+
+  // A side of cable c linked into another plane than c's: one cross_plane finding naming the
+  // port, the switch port it reached and both planes, not a miswire in one plane and a
+  // stranger in the other. The cable planned at the port it reached is told with it.
+  bool cross_plane(size_t c, const Seen& a, const Seen& b) {
+    const int plane = plan_.cable(c).plane;
+    if (plane == 0) return false;
+    for (auto [s, far] : {std::pair{&a, plan_.end_b(c)}, std::pair{&b, plan_.end_a(c)}}) {
+      if (!s->linked()) continue;
+      const WiringEnd landed = plan_end(s->port->remote);
+      if (!landed.valid() || plan_plane_[landed.node] == 0 || plan_plane_[landed.node] == plane) continue;
+      // Told from the HCA's side: it is the HCA that sits in the wrong plane.
+      if (!f_.node(s->at.node).is_ca() && f_.node(s->port->remote.node).is_ca()) continue;
+      const int there = plan_plane_[landed.node];
+      const PortRef self = ref(s->at), reached = ref(s->port->remote), meant = ref(far);
+      std::string msg = text(self) + " is cabled into plane " + std::to_string(there) + ", on " + text(reached) +
+                        "; the design puts it in plane " + std::to_string(plane) + ", on " + text(meant);
+      json details = {{"planned", cable_json(c)},
+                      {"found", {to_json(self), to_json(reached)}},
+                      {"planned_plane", plane},
+                      {"found_plane", there}};
+      std::vector<PortRef> ports{self, reached, meant};
+      if (const int other = plan_.cable_at(landed); other >= 0 && !cable_ok_[other]) {
+        reported_[other] = 1;
+        const PortRef owner = ref(plan_.peer(landed));
+        msg += " (" + text(reached) + " is planned for " + text(owner) + ")";
+        details["displaced"] = cable_json(other);
+        ports.push_back(owner);
+      }
+      add(FindingKind::CrossPlane, Severity::Error, std::move(msg), std::move(ports), std::move(details));
+      return true;
+    }
+    return false;
   }
 
   void miswired(size_t c, const Seen& a, const Seen& b) {
@@ -397,9 +446,10 @@ class Checker {
   // planned neighbour was discovered and followed), unreached otherwise (they may sit in a
   // part of the fabric no snapshot came from).
   void unresolved_plan_nodes() {
+    const std::vector<char> lost = planes_missing();
     std::vector<WiringNode> unreached;
     for (WiringNode p = 0; p < plan_.size(); ++p) {
-      if (node_of_[p] != kNoNode) continue;
+      if (node_of_[p] != kNoNode || lost[plan_plane_[p]]) continue;
       bool all_seen = true;
       for (int c : plan_.cables_of(p)) {
         Seen s = seen(plan_.end_a(c).node == p ? plan_.end_b(c) : plan_.end_a(c));
@@ -439,6 +489,33 @@ class Checker {
               "snapshot with --fabric",
           std::move(ports), {{"nodes", names}});
     }
+  }
+
+  // Planes of which no node was discovered: one plane_missing each (its nodes are not told one
+  // by one), with why the sources failed when one did. Returns plane -> missing.
+  std::vector<char> planes_missing() {
+    const int planes = plan_.cable_count() ? *std::max_element(plan_plane_.begin(), plan_plane_.end()) : 0;
+    std::vector<char> lost(planes + 1, 0);
+    if (planes == 0) return lost;
+    std::vector<std::vector<WiringNode>> nodes(planes + 1);
+    std::vector<char> found(planes + 1, 0);
+    for (WiringNode p = 0; p < plan_.size(); ++p) {
+      nodes[plan_plane_[p]].push_back(p);
+      if (node_of_[p] != kNoNode) found[plan_plane_[p]] = 1;
+    }
+    std::string failed;
+    for (const topo::Subnet& sub : f_.subnets())
+      if (!sub.error.empty()) failed += (failed.empty() ? "; " : ", ") + sub.source + " failed: " + sub.error;
+    for (int k = 1; k <= planes; ++k) {
+      if (found[k] || nodes[k].empty()) continue;
+      lost[k] = 1;
+      add(FindingKind::PlaneMissing, Severity::Critical,
+          "plane " + std::to_string(k) + " (" + layout().summarize(nodes[k]) +
+              ") was not discovered: no --fabric source reached it" + failed +
+              "; give one source per plane (live:CA:PORT through an HCA on that plane, or its snapshot)",
+          {}, PlaneDetails{k, {"not discovered"}, 0});
+    }
+    return lost;
   }
 
   void missing_node(WiringNode p) {
@@ -495,13 +572,24 @@ class Checker {
     std::vector<uint32_t> island_of(f_.size());
     for (uint32_t k = 0; k < islands.size(); ++k)
       for (NodeId n : islands[k]) island_of[n] = k;
+    // With planes, an island is the plane most of its planned nodes are in; a node of another
+    // plane in it is a cable into the wrong plane (cross_plane), not a piece of its own plane.
+    std::vector<int> island_plane(islands.size(), 0);
+    for (uint32_t k = 0; k < islands.size(); ++k) {
+      std::unordered_map<int, size_t> votes;
+      size_t most = 0;
+      for (NodeId n : islands[k])
+        if (plan_of_[n] != kNoWiringNode && ++votes[plan_plane_[plan_of_[n]]] > most)
+          most = votes[plan_plane_[plan_of_[n]]], island_plane[k] = plan_plane_[plan_of_[n]];
+    }
+    auto elsewhere = [&](NodeId n, uint32_t k) { return plan_plane_[plan_of_[n]] != island_plane[k]; };
     // plan component -> islands holding its nodes (in island order)
     std::vector<std::vector<uint32_t>> parts(plan_.component_count());
     std::vector<uint32_t> last(plan_.component_count(), UINT32_MAX);
     for (uint32_t k = 0; k < islands.size(); ++k) {
       for (NodeId n : islands[k]) {
         WiringNode p = plan_of_[n];
-        if (p == kNoWiringNode) continue;
+        if (p == kNoWiringNode || elsewhere(n, k)) continue;
         uint32_t comp = plan_.component()[p];
         if (last[comp] != k) parts[comp].push_back(k), last[comp] = k;
       }
@@ -514,6 +602,7 @@ class Checker {
       std::vector<size_t> unplanned(local.size(), 0);
       for (uint32_t k : parts[comp])
         for (NodeId n : islands[k]) {
+          if (plan_of_[n] != kNoWiringNode && elsewhere(n, k)) continue;
           if (plan_of_[n] != kNoWiringNode && plan_.component()[plan_of_[n]] == comp)
             held[local[k]].push_back(plan_of_[n]);
           else
@@ -527,7 +616,8 @@ class Checker {
       for (size_t c = 0; c < plan_.cable_count(); ++c) {
         NodeId a = node_of_[plan_.end_a(c).node], b = node_of_[plan_.end_b(c).node];
         if (a == kNoNode || b == kNoNode || plan_.component()[plan_.end_a(c).node] != comp) continue;
-        if (island_of[a] == island_of[b]) continue;
+        // Only between the plane's own pieces (an end in another plane is cross_plane's).
+        if (island_of[a] == island_of[b] || !local.count(island_of[a]) || !local.count(island_of[b])) continue;
         ++crossing;
         if (!join.join(local[island_of[a]], local[island_of[b]])) continue;
         joining.push_back(cable_json(c));
@@ -545,8 +635,10 @@ class Checker {
         islands_json.push_back(
             {{"summary", summary}, {"planned_nodes", held[i].size()}, {"unplanned_nodes", unplanned[i]}});
       }
-      std::string msg =
-          "the planned fabric is split into " + std::to_string(held.size()) + " disjoint islands:" + pieces + " ";
+      const int plane = plan_plane_[held.front().front()];
+      std::string msg = (plane ? "plane " + std::to_string(plane) + " is split into "
+                               : std::string("the planned fabric is split into ")) +
+                        std::to_string(held.size()) + " disjoint islands:" + pieces + " ";
       if (joining.empty()) {
         msg += "no planned cable joins them";
       } else {

@@ -1,5 +1,6 @@
 #include "topo_check/topo_check.h"
 
+#include "topo_check/check_planes.h"
 #include "topo_check/check_wiring.h"
 
 namespace ibburn::topo_check {
@@ -9,7 +10,9 @@ TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int
   if (infer_names) out.names = wiring::name_switches_from_plan(fabric, wiring);
   CheckOptions options;
   options.vantage_points = vantage_points;
+  assign_planes(fabric, wiring);
   out.findings = check_wiring(fabric, wiring, options);
+  for (Finding& f : check_planes(fabric, wiring)) out.findings.push_back(std::move(f));
   return out;
 }
 

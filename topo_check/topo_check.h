@@ -2,7 +2,8 @@
 // The topo check's sequence, one place for `ibburn topo check` and `ibburn run`: on a fabric
 // already loaded, name the switches the wiring list can name (wiring/name_inference.h), then
 // report every difference from the list (check/check.h), counting the snapshots the fabric
-// was merged from as vantage points. Pure logic, no I/O.
+// was merged from as vantage points; with a plan of several planes, tell each subnet's plane
+// and judge the planes (check_planes.h). Pure logic, no I/O.
 #include <vector>
 
 #include "common/finding.h"
@@ -17,7 +18,8 @@ struct TopoCheck {
   std::vector<Finding> findings;
 };
 
-// `fabric` keeps the inferred names (the report and the later steps name switches by them).
+// `fabric` keeps the inferred names and its subnets' planes (the report and the later steps
+// name switches by them, and keep flows within a plane).
 TopoCheck check_topology(topo::Fabric& fabric, const wiring::Wiring& wiring, int vantage_points,
                          bool infer_names = true);
 

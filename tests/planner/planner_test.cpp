@@ -32,7 +32,38 @@ void expect_full_cover(const PlanResult& p, const CableIndex& cables, const Rout
   for (const auto& stage : p.stages)
     for (double load : stage_loads(cables, r, eps, stage)) EXPECT_LE(load, 1.0 + 1e-9);
 }
+// Two copies of `one`, side by side and unconnected: two planes, each its own subnet.
+ibburn::topo::Fabric two_planes(const ibburn::topo::Fabric& one) {
+  ibburn::topo::Fabric f;
+  for (uint64_t k = 0; k < 2; ++k) {
+    const auto base = static_cast<ibburn::topo::NodeId>(f.size());
+    for (const auto& n : one.nodes()) {
+      auto id = f.add_node(n.type, n.guid + (k << 40), n.description + (k ? " plane2" : " plane1"), n.num_ports);
+      f.node(id).ports = n.ports;
+      for (auto& p : f.node(id).ports) p.remote = {};
+    }
+    for (const auto& l : one.links()) f.connect({base + l.a.node, l.a.port}, {base + l.b.node, l.b.port});
+  }
+  return f;
+}
 }  // namespace
+
+TEST(Planner, PlanesArePlannedTogetherInTheSameStagesAndNoFlowLeavesItsPlane) {
+  auto t = fixture::make_fat_tree(4, 4, 2, 2);
+  const auto f = two_planes(t.fabric);
+  CableIndex cables(f, 200);
+  AdaptiveRouter r(f, cables);
+  auto eps = all_hca_ports(f);
+  ASSERT_EQ(eps.size(), 32u);
+  PlanResult p = make_plan(f, cables, r, eps, {});
+  expect_full_cover(p, cables, r, eps);
+  EXPECT_LE(p.stages.size(), 2u);  // as many as one plane needs
+  const auto half = static_cast<ibburn::topo::NodeId>(t.fabric.size());
+  for (const auto& stage : p.stages) {
+    EXPECT_EQ(stage.size(), 32u);  // every rank of both planes in every stage
+    for (const auto& flow : stage) EXPECT_EQ(eps[flow.src].node < half, eps[flow.dst].node < half);
+  }
+}
 
 TEST(Planner, CoversEveryCableBothWaysWithStaticRoutes) {
   auto t = fixture::make_fat_tree(4, 4, 4);

@@ -1,5 +1,6 @@
 #include "price/pricing.h"
 
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@ using namespace ibburn;
 using namespace ibburn::price;
 using fixture::make_rail_fabric;
 using fixture::PriceModel;
+using fixture::RailFabric;
 
 namespace {
 
@@ -150,6 +152,50 @@ TEST(Pricing, AnUnbalancedGroupOfUplinksIsPricedAtItsPortsShares) {
   f.details = d;
   EXPECT_FALSE(defect_of(f, m.fabric, {}, why));
   EXPECT_NE(why.find("not in the fabric"), std::string::npos) << why;
+}
+
+TEST(Pricing, APlaneBehindItsPeersIsEveryCableOfItAtItsShare) {
+  // Rail 1's HCAs and leaves (plane 2) trained at 4xHDR, the rest at 4xNDR: the model holds the
+  // slow plane as discovered.
+  RailFabric rf = make_rail_fabric(2, 2, 4, 2);
+  std::set<topo::NodeId> slow(rf.leaves[1].begin(), rf.leaves[1].end());
+  for (const auto& host : rf.hcas) slow.insert(host[1]);
+  for (topo::NodeId n = 0; n < rf.fabric.size(); ++n)
+    for (topo::Port& p : rf.fabric.node(n).ports)
+      if (p.linked())
+        p.active = (slow.contains(n) || slow.contains(p.remote.node))
+                       ? topo::LinkRate{topo::Width::X4, topo::Speed::HDR}
+                       : topo::LinkRate{topo::Width::X4, topo::Speed::NDR};
+  PriceModel m(std::move(rf), false);
+  PlaneDetails d;
+  d.plane = 2;
+  d.differences = {"spine switches: 1 of 2 found"};
+  d.bandwidth_fraction = 0.5;
+  Finding f{FindingKind::PlaneAsymmetric, Severity::Error, "plane 2 falls short", {}, nlohmann::json(d)};
+  std::string why;
+  EXPECT_FALSE(defect_of(f, m.fabric, {}, why));  // the model knows no planes yet
+  EXPECT_NE(why.find("does not tell plane 2 apart"), std::string::npos) << why;
+  // Rail 1's HCAs and leaves are plane 2, the rest plane 1.
+  topo::Fabric& model = m.t.fabric;
+  model.subnets().resize(2);
+  model.subnets()[0].plane = 1;
+  model.subnets()[1].plane = 2;
+  for (topo::NodeId n = 0; n < model.size(); ++n) model.node(n).subnet = 0;
+  for (const auto& host : m.t.hcas) model.node(host[1]).subnet = 1;
+  for (topo::NodeId leaf : m.t.leaves[1]) model.node(leaf).subnet = 1;
+  const auto defect = defect_of(f, m.fabric, {}, why);
+  ASSERT_TRUE(defect) << why;
+  EXPECT_TRUE(defect->in_model);
+  EXPECT_DOUBLE_EQ(defect->scale.at(m.hca_up(0, 1)), 0.5);
+  EXPECT_FALSE(defect->scale.count(m.hca_up(0, 0)));
+  EXPECT_EQ(defect->what, "plane 2 at 50% of the others' bandwidth");
+  // A collective striped over both rails waits for the slow plane: every job at 2x.
+  PriceOptions o;
+  o.job_sizes = "all";
+  const PriceReport r = price_subjects(m.fabric, subjects_of({f}, m.fabric, {}), o, {});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_NEAR(r.findings[0].slowdown(), 2.0, 1e-9);
+  EXPECT_EQ(r.findings[0].worst()->share(), 1.0);
 }
 
 TEST(Pricing, ADrainedHostLeavesThePlacements) {
