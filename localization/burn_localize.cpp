@@ -15,20 +15,9 @@
 
 #include "common/error.h"
 #include "common/file_io.h"
+#include "topo/fabric_summary.h"
 
 namespace ibburn::localization {
-
-std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric) {
-  std::unordered_map<uint64_t, topo::PortEnd> out;
-  std::unordered_map<uint64_t, int> uses;
-  for (topo::NodeId n = 0; n < fabric.size(); ++n)
-    if (!fabric.node(n).is_switch())  // a switch's ports share its GUID; ranks sit on HCAs
-      for (const auto& p : fabric.node(n).ports)
-        if (p.guid && p.number > 0 && ++uses[p.guid] == 1) out.emplace(p.guid, topo::PortEnd{n, p.number});
-  for (const auto& [guid, n] : uses)
-    if (n > 1) out.erase(guid);
-  return out;
-}
 
 namespace {
 
@@ -71,7 +60,7 @@ BurnOutcome load_burn_outcome(const std::string& dir) {
 
 RoutedBurn route_burn(const topo::Fabric& fabric, const routing::CableIndex& cables, const routing::Router& router,
                       const BurnOutcome& outcome, std::vector<std::string>& notes) {
-  const auto by_guid = ports_by_guid(fabric);
+  const auto by_guid = topo::hca_ports_by_guid(fabric);
   auto endpoint = [&](int rank) -> const topo::PortEnd* {
     if (rank < 0 || static_cast<size_t>(rank) >= outcome.port_guid_by_rank.size()) return nullptr;
     auto it = by_guid.find(outcome.port_guid_by_rank[rank]);
@@ -249,7 +238,7 @@ std::optional<burn::Stage> RouteExplainer::follow_up(const burn::Summary& summar
   if (!shifts_) {
     // Each rank's port in the fabric (invalid when its GUID is not there); shifts over those
     // ranks in switch order.
-    const auto by_guid = ports_by_guid(fabric);
+    const auto by_guid = topo::hca_ports_by_guid(fabric);
     std::vector<topo::PortEnd> known;
     std::vector<int> rank_of;
     ports_.assign(endpoints.size(), topo::PortEnd{});

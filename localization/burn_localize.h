@@ -33,10 +33,6 @@ struct BurnOutcome {
   std::vector<BurnDirection> directions;
 };
 
-// Port GUID -> the HCA (or router) port. A GUID two ports share (a fault topo check reports)
-// is left out: a rank on it is not placed, rather than placed on the wrong HCA.
-std::unordered_map<uint64_t, topo::PortEnd> ports_by_guid(const topo::Fabric& fabric);
-
 // From the endpoints (index = rank) and a summary's per-direction verdicts.
 BurnOutcome burn_outcome(const std::vector<burn::EndpointInfo>& endpoints, const burn::BurnSummary& summary);
 

@@ -7,6 +7,7 @@
 #include "burn/summary.h"
 #include "burn/verdict.h"
 #include "localization/burn_localize.h"
+#include "topo/fabric_summary.h"
 
 namespace ibburn::localization {
 namespace {
@@ -32,7 +33,7 @@ void name_endpoint_findings(std::vector<Finding>& findings, const topo::Fabric& 
     if (record.rank < 0 || static_cast<size_t>(record.rank) >= port_guid_by_rank.size()) continue;
     const uint64_t guid = port_guid_by_rank[record.rank];
     if (!guid) continue;
-    if (by_guid.empty()) by_guid = ports_by_guid(fabric);
+    if (by_guid.empty()) by_guid = topo::hca_ports_by_guid(fabric);
     const auto it = by_guid.find(guid);
     if (it == by_guid.end()) continue;
     const topo::Node& hca = fabric.node(it->second.node);

@@ -7,16 +7,26 @@
 #include "common/file_io.h"
 #include "common/guid.h"
 #include "localization/burn_localize.h"
+#include "topo/fabric_summary.h"
 
 namespace ibburn::plan {
+namespace {
+
+// Why a port GUID names no one port: the HCA ports that share it (duplicate_guid), if any.
+std::string shared_by(const topo::Fabric& fabric, uint64_t guid) {
+  std::string names;
+  for (topo::NodeId n = 0; n < fabric.size(); ++n)
+    if (!fabric.node(n).is_switch())
+      for (const auto& p : fabric.node(n).ports)
+        if (p.number > 0 && p.guid == guid) names += (names.empty() ? "" : ", ") + fabric.port_name({n, p.number});
+  return names.find(',') == std::string::npos ? "" : " alone: " + names + " share it (give each HCA its own GUID)";
+}
+
+}  // namespace
 
 std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::string& origin,
                                            const topo::Fabric& fabric) {
-  std::unordered_map<uint64_t, topo::PortEnd> by_port_guid;
-  for (topo::NodeId n = 0; n < fabric.size(); ++n)
-    if (fabric.node(n).is_ca())
-      for (const auto& p : fabric.node(n).ports)
-        if (p.number > 0 && p.guid) by_port_guid.emplace(p.guid, topo::PortEnd{n, p.number});
+  const std::unordered_map<uint64_t, topo::PortEnd> by_port_guid = topo::hca_ports_by_guid(fabric);
   std::vector<topo::PortEnd> out;
   if (auto first = text.find_first_not_of(" \t\r\n"); first != std::string::npos && text[first] == '{') {
     // A burn's results.jsonl: rank = index in the run header's endpoints.
@@ -55,7 +65,8 @@ std::vector<topo::PortEnd> parse_endpoints(const std::string& text, const std::s
     }
     auto it = by_port_guid.find(guid);
     if (it == by_port_guid.end())
-      throw InputError(origin, lineno, "port GUID " + words.back() + " is not an HCA port of the fabric");
+      throw InputError(origin, lineno,
+                       "port GUID " + words.back() + " is not an HCA port of the fabric" + shared_by(fabric, guid));
     if (!fabric.port(it->second).linked())
       throw InputError(origin, lineno, fabric.port_name(it->second) + " is not cabled");
     if (rank >= out.size()) out.resize(rank + 1), seen.resize(rank + 1, 0);

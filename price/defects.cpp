@@ -9,6 +9,7 @@
 #include "localization/burn_localize.h"
 #include "localization/suspect_cable_details.h"
 #include "topo/link_rate.h"
+#include "topo/fabric_summary.h"
 
 namespace ibburn::price {
 
@@ -21,7 +22,7 @@ void merge_into(RateScale& into, const RateScale& from) {
 
 std::vector<std::optional<topo::PortEnd>> ports_of_ranks(const PriceFabric& fabric,
                                                          const std::vector<uint64_t>& port_guid_by_rank) {
-  const auto by_guid = localization::ports_by_guid(fabric.fabric());
+  const auto by_guid = topo::hca_ports_by_guid(fabric.fabric());
   std::vector<std::optional<topo::PortEnd>> out;
   for (uint64_t guid : port_guid_by_rank) {
     const auto it = by_guid.find(guid);

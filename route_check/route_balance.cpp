@@ -8,12 +8,10 @@ namespace ibburn::route_check {
 std::vector<uint32_t> destinations_by_edge(const topo::Fabric& fabric, const routing::CableIndex& cables,
                                            const routing::ForwardingTables& lfts, const LidOwners& owners) {
   std::vector<uint32_t> out(cables.size(), 0);
+  const auto tables = lfts.by_node(fabric);
   for (topo::NodeId n = 0; n < fabric.size(); ++n) {
-    const topo::Node& node = fabric.node(n);
-    if (!node.is_switch()) continue;
-    const auto it = lfts.by_switch_guid.find(node.guid);
-    if (it == lfts.by_switch_guid.end()) continue;
-    const std::vector<uint8_t>& lft = it->second;
+    if (!tables[n]) continue;
+    const std::vector<uint8_t>& lft = *tables[n];
     for (uint16_t lid : owners.ca_lids) {
       if (lid >= lft.size()) break;
       const int port = lft[lid];

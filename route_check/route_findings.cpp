@@ -6,11 +6,13 @@
 #include <map>
 
 #include "common/finding_details.h"
+#include "common/guid.h"
 #include "route_check/credit_loops.h"
 #include "route_check/lid_owners.h"
 #include "route_check/route_balance.h"
 #include "route_check/route_walk.h"
 #include "routing/port_groups.h"
+#include "routing/routing.h"
 
 namespace ibburn::route_check {
 namespace {
@@ -92,6 +94,7 @@ std::string dead_end_text(const topo::Fabric& fabric, const LidOwners& owners, c
 // table says that once.
 void unreachable(const topo::Fabric& fabric, const RouteTables& tables, const LidOwners& owners,
                  const std::vector<DeadEnd>& dead_ends, std::vector<Finding>& out) {
+  const std::vector<char> shared = routing::guid_shared(fabric);
   for (size_t i = 0; i < dead_ends.size();) {
     size_t j = i;
     while (j < dead_ends.size() && dead_ends[j].sw == dead_ends[i].sw) ++j;
@@ -107,7 +110,12 @@ void unreachable(const topo::Fabric& fabric, const RouteTables& tables, const Li
     }
     const size_t count = j - i;
     const std::string more = count > kListed ? fmt::format("; and {} more", count - kListed) : "";
-    if (!tables.has_table(dead_ends[i].sw))
+    if (!tables.has_table(dead_ends[i].sw) && shared[dead_ends[i].sw])
+      f.message = fmt::format(
+          "switch {} shares its GUID {} with another node, so no table keyed by GUID is its own: "
+          "{} HCA LID(s) unrouted through it",
+          sw.name, Guid{sw.guid}.text(), count);
+    else if (!tables.has_table(dead_ends[i].sw))
       f.message = fmt::format("switch {} has no forwarding table: {} HCA LID(s) unrouted through it", sw.name, count);
     else
       f.message = fmt::format("switch {} does not route {} HCA LID(s): {}{}", sw.name, count, listed, more);

@@ -200,14 +200,15 @@ RouteTables::RouteTables(const topo::Fabric& fabric, const routing::CableIndex& 
       sl2vl_(fabric.size(), nullptr),
       to_switch_(cables.size(), 0) {
   std::vector<const std::vector<uint8_t>*> rows;
+  const auto tables = lfts.by_node(fabric);
+  const std::vector<char> shared = routing::guid_shared(fabric);
   for (topo::NodeId n = 0; n < fabric.size(); ++n) {
     const topo::Node& node = fabric.node(n);
     if (!node.is_switch()) continue;
     switch_index_[n] = static_cast<uint32_t>(switches_++);
-    const auto it = lfts.by_switch_guid.find(node.guid);
-    rows.push_back(it == lfts.by_switch_guid.end() ? nullptr : &it->second);
+    rows.push_back(tables[n]);
     if (rows.back()) has_table_[n] = 1, lids_ = std::max(lids_, rows.back()->size());
-    if (vls)
+    if (vls && !shared[n])
       if (auto v = vls->by_switch_guid.find(node.guid); v != vls->by_switch_guid.end()) sl2vl_[n] = &v->second;
   }
   // Transposed in tiles, so both the reads and the writes stay in cache.

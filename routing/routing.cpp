@@ -12,14 +12,25 @@ topo::PortEnd attached_switch_port(const topo::Fabric& fabric, topo::PortEnd hca
   return p.remote;
 }
 
-LftRouter::LftRouter(const topo::Fabric& fabric, const CableIndex& cables, const ForwardingTables& lfts)
-    : fabric_(fabric), cables_(cables), lft_by_node_(fabric.size(), nullptr) {
-  for (topo::NodeId n = 0; n < fabric.size(); ++n) {
-    if (!fabric.node(n).is_switch()) continue;
-    auto it = lfts.by_switch_guid.find(fabric.node(n).guid);
-    if (it != lfts.by_switch_guid.end()) lft_by_node_[n] = &it->second;
-  }
+std::vector<char> guid_shared(const topo::Fabric& fabric) {
+  std::vector<char> shared(fabric.size(), 0);
+  for (const auto& group : fabric.duplicate_guids())
+    for (const topo::NodeId n : group) shared[n] = 1;
+  return shared;
 }
+
+std::vector<const std::vector<uint8_t>*> ForwardingTables::by_node(const topo::Fabric& fabric) const {
+  std::vector<const std::vector<uint8_t>*> out(fabric.size(), nullptr);
+  const std::vector<char> shared = guid_shared(fabric);
+  for (topo::NodeId n = 0; n < fabric.size(); ++n) {
+    if (!fabric.node(n).is_switch() || shared[n]) continue;
+    if (const auto it = by_switch_guid.find(fabric.node(n).guid); it != by_switch_guid.end()) out[n] = &it->second;
+  }
+  return out;
+}
+
+LftRouter::LftRouter(const topo::Fabric& fabric, const CableIndex& cables, const ForwardingTables& lfts)
+    : fabric_(fabric), cables_(cables), lft_by_node_(lfts.by_node(fabric)) {}
 
 void LftRouter::route(topo::PortEnd src, topo::PortEnd dst, PathShares& out) const {
   uint16_t dlid = fabric_.port(dst).lid;

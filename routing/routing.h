@@ -104,7 +104,13 @@ struct ForwardingTables {
   static constexpr uint8_t kNoRoute = 255;
   std::unordered_map<uint64_t, std::vector<uint8_t>> by_switch_guid;
   size_t by_directed_route = 0;  // read live: the switches asked by directed route, silent by LID
+  // Each node's table: null for CAs, for switches without one, and for switches whose GUID
+  // another node shares (a table keyed by GUID cannot say which of them it belongs to).
+  std::vector<const std::vector<uint8_t>*> by_node(const topo::Fabric& fabric) const;
 };
+
+// Per node, whether another node of the fabric has its GUID (duplicate_guid).
+std::vector<char> guid_shared(const topo::Fabric& fabric);
 
 class LftRouter : public Router {
  public:

@@ -8,6 +8,7 @@
 
 #include "common/finding_details.h"
 #include "localization/burn_localize.h"
+#include "topo/fabric_summary.h"
 
 namespace ibburn::run {
 namespace {
@@ -36,7 +37,7 @@ counters::Thresholds LoadErrorRules::default_counts() {
 std::vector<std::optional<topo::PortEnd>> rank_ports(const topo::Fabric& fabric,
                                                      const std::vector<uint64_t>& port_guid_by_rank,
                                                      std::vector<int>* missing) {
-  const auto by_guid = localization::ports_by_guid(fabric);
+  const auto by_guid = topo::hca_ports_by_guid(fabric);
   std::vector<std::optional<topo::PortEnd>> out;
   for (size_t r = 0; r < port_guid_by_rank.size(); ++r) {
     auto it = by_guid.find(port_guid_by_rank[r]);

@@ -14,6 +14,7 @@
 #include "topo/mad_window.h"
 #include "topo/master_sm.h"
 #include "topo/smp_fabric.h"
+#include "topo/smp_identity.h"
 
 namespace ibburn::topo {
 namespace {
@@ -123,16 +124,22 @@ class Walker {
       const uint64_t guid = mad_get_field64(info.data(), 0, IB_NODE_GUID_F);
       const int num_ports = static_cast<int>(field(info, IB_NODE_NPORTS_F));
       const int local_port = static_cast<int>(field(info, IB_NODE_LOCAL_PORT_F));
-      auto [it, fresh] = by_guid_.emplace(guid, static_cast<int>(fabric_.nodes.size()));
+      const int type = static_cast<int>(field(info, IB_NODE_TYPE_F));
+      const auto twins = by_guid_.find(guid);
+      const KnownNode known = p.node < 0 || twins == by_guid_.end()
+                                  ? KnownNode{}
+                                  : known_node(fabric_, twins->second, type, num_ports, local_port, p.node, p.port);
+      const bool fresh = known.id < 0;
       if (fresh) {
+        by_guid_[guid].push_back(static_cast<int>(fabric_.nodes.size()));
         SmpNode& n = fabric_.nodes.emplace_back();
-        n.type = static_cast<int>(field(info, IB_NODE_TYPE_F));
+        n.type = type;
         n.guid = guid;
         n.num_ports = num_ports;
         n.node_info = info;
         n.ports.resize(num_ports + 1);
       }
-      const int id = it->second;
+      const int id = fresh ? static_cast<int>(fabric_.nodes.size()) - 1 : known.id;
       SmpNode& node = fabric_.nodes[id];
       if (local_port > node.num_ports) continue;  // a malformed answer names no port of the node
       SmpPort& port = node.ports[local_port];
@@ -141,7 +148,7 @@ class Walker {
       if (p.node < 0) {
         from_node_ = id;
         from_port_ = local_port;
-      } else {
+      } else if (known.link) {
         link_ports(fabric_, p.node, p.port, id, local_port);
       }
       answers.push_back({id, local_port, p.route, fresh});
@@ -234,7 +241,7 @@ class Walker {
   DiscoverOptions options_;
   MadWindow window_;
   SmpFabric fabric_;
-  std::unordered_map<uint64_t, int> by_guid_;
+  std::unordered_map<uint64_t, std::vector<int>> by_guid_;  // several: nodes sharing a GUID
   int from_node_ = -1;
   int from_port_ = 0;
 

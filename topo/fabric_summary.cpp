@@ -12,6 +12,23 @@ bool up_not_active(const Port& p) {
          (p.phys == PhysState::LinkUp || p.phys == PhysState::Unknown);
 }
 
+std::unordered_map<uint64_t, PortEnd> hca_ports_by_guid(const Fabric& fabric) {
+  std::unordered_map<uint64_t, PortEnd> out;
+  std::unordered_map<uint64_t, int> uses;
+  for (NodeId n = 0; n < fabric.size(); ++n)
+    if (!fabric.node(n).is_switch())  // a switch's ports share its GUID; ranks sit on HCAs
+      for (const auto& p : fabric.node(n).ports)
+        if (p.guid && p.number > 0 && ++uses[p.guid] == 1) out.emplace(p.guid, PortEnd{n, p.number});
+  for (const auto& [guid, n] : uses)
+    if (n > 1) out.erase(guid);
+  return out;
+}
+
+bool port_up(const Port& p) {
+  return (p.state == PortState::Unknown || p.state == PortState::Active) &&
+         (p.phys == PhysState::Unknown || p.phys == PhysState::LinkUp);
+}
+
 std::vector<IslandWithoutSm> islands_without_sm(const Fabric& fabric) {
   std::vector<IslandWithoutSm> out;
   for (auto& nodes : fabric.islands()) {

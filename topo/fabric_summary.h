@@ -4,6 +4,7 @@
 // rendered as text or JSON.
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,13 @@ namespace ibburn::topo {
 // Physically up (LinkUp) but not Active (Initialize, Armed): the subnet manager has not
 // activated the port (yet).
 bool up_not_active(const Port& p);
+
+// Active and LinkUp, where known: the port carries traffic (a file that says neither counts).
+bool port_up(const Port& p);
+
+// Port GUID -> the HCA (or router) port. A GUID two ports share (a fault topo check reports)
+// is left out: a rank on it is not placed, rather than placed on the wrong HCA.
+std::unordered_map<uint64_t, PortEnd> hca_ports_by_guid(const Fabric& fabric);
 
 // An island (connected part of the fabric) most of whose linked ports are up but not
 // Active: no subnet manager works there (none runs, it crashed, or it sits in another island

@@ -9,6 +9,7 @@
 
 #include "common/finding_details.h"
 #include "common/guid.h"
+#include "topo/fabric_summary.h"
 #include "wiring/wiring_index.h"
 
 namespace ibburn::topo_check {
@@ -17,34 +18,10 @@ namespace {
 using topo::Fabric;
 using topo::Node;
 using topo::NodeId;
-using topo::PhysState;
 using topo::Port;
-using topo::PortState;
 using wiring::kNoWiringNode;
 using wiring::WiringIndex;
 using wiring::WiringNode;
-
-// A planned node's plane: its cables'; check_planes in wiring_csv made them agree.
-std::vector<int> plan_planes(const WiringIndex& plan) {
-  std::vector<int> plane(plan.size(), 0);
-  for (size_t c = 0; c < plan.cable_count(); ++c) {
-    plane[plan.end_a(c).node] = plan.cable(c).plane;
-    plane[plan.end_b(c).node] = plan.cable(c).plane;
-  }
-  return plane;
-}
-
-// The plan node a discovered node stands for: its name, else its description.
-WiringNode planned(const WiringIndex& plan, const Node& n) {
-  WiringNode p = plan.find(n.name);
-  if (p == kNoWiringNode && n.name != n.description) p = plan.find(n.description);
-  return p;
-}
-
-bool carries(const Port& p) {
-  return (p.state == PortState::Unknown || p.state == PortState::Active) &&
-         (p.phys == PhysState::Unknown || p.phys == PhysState::LinkUp);
-}
 
 std::string percent(double share) { return fmt::format("{:.1f}%", share * 100); }
 
@@ -72,7 +49,7 @@ std::string common_rate(const PlaneTally::Tier& t) {
 class PlaneChecker {
  public:
   PlaneChecker(const Fabric& f, const wiring::Wiring& w)
-      : f_(f), plan_(w), plane_of_(plan_planes(plan_)), planes_(w.planes()) {}
+      : f_(f), plan_(w), plane_of_(plan_.node_planes()), planes_(w.planes()) {}
 
   std::vector<Finding> run() {
     if (planes_ == 0) return {};
@@ -167,7 +144,7 @@ class PlaneChecker {
     std::vector<int8_t> hint(plan_.size(), 0);
     std::vector<NodeId> node_of(plan_.size(), topo::kNoNode);
     for (NodeId n = 0; n < f_.size(); ++n) {
-      const WiringNode p = planned(plan_, f_.node(n));
+      const WiringNode p = plan_.find(f_.node(n).name, f_.node(n).description);
       if (p == kNoWiringNode || node_of[p] != topo::kNoNode) continue;
       node_of[p] = n;
       hint[p] = f_.node(n).is_ca() ? 1 : 2;
@@ -196,7 +173,7 @@ class PlaneChecker {
       if (na == topo::kNoNode || nb == topo::kNoNode) continue;
       const Port* pa = f_.node(na).port(a.port);
       const Port* pb = f_.node(nb).port(b.port);
-      if (!pa || !pb || pa->remote != topo::PortEnd{nb, b.port} || !carries(*pa) || !carries(*pb)) continue;
+      if (!pa || !pb || pa->remote != topo::PortEnd{nb, b.port} || !topo::port_up(*pa) || !topo::port_up(*pb)) continue;
       ++tier.up;
       topo::LinkRate r = pa->active.known() ? pa->active : plan_.cable(c).rate.value_or(topo::LinkRate{});
       tier.gbps += r.data_gbps();
@@ -268,11 +245,11 @@ void assign_planes(Fabric& fabric, const wiring::Wiring& plan) {
   }
   if (plan.planes() == 0) return;
   const WiringIndex index(plan);
-  const std::vector<int> plane_of = plan_planes(index);
+  const std::vector<int> plane_of = index.node_planes();
   std::vector<std::map<int, size_t>> votes(fabric.subnets().size());
   for (NodeId n = 0; n < fabric.size(); ++n) {
     const Node& node = fabric.node(n);
-    const WiringNode p = planned(index, node);
+    const WiringNode p = index.find(node.name, node.description);
     if (node.subnet >= 0 && p != kNoWiringNode) ++votes[node.subnet][plane_of[p]];
   }
   for (size_t s = 0; s < votes.size(); ++s) {

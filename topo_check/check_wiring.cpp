@@ -39,14 +39,9 @@ std::string hex_guid(uint64_t g) { return Guid{g}.text(); }
 std::string text(const PortRef& r) { return r.node + "[" + std::to_string(r.port) + "]"; }
 json to_json(const PortRef& r) { return {{"node", r.node}, {"port", r.port}}; }
 
-bool port_up(const Port& p) {
-  return (p.state == PortState::Unknown || p.state == PortState::Active) &&
-         (p.phys == PhysState::Unknown || p.phys == PhysState::LinkUp);
-}
-
 // Down, Polling, Disabled, training...: the cable itself does not carry a link, as opposed
 // to a link that is up and waits for the subnet manager to activate it.
-bool physically_down(const Port& p) { return !port_up(p) && !topo::up_not_active(p); }
+bool physically_down(const Port& p) { return !topo::port_up(p) && !topo::up_not_active(p); }
 
 // A port whose link is administratively or physically held down, as opposed to one with
 // nothing plugged in (Polling) or unknown state.
@@ -135,14 +130,11 @@ class Checker {
     node_of_.assign(plan_.size(), kNoNode);
     cable_ok_.assign(plan_.cable_count(), 0);
     reported_.assign(plan_.cable_count(), 0);
-    plan_plane_.assign(plan_.size(), 0);
-    for (size_t c = 0; c < plan_.cable_count(); ++c)
-      plan_plane_[plan_.end_a(c).node] = plan_plane_[plan_.end_b(c).node] = plan_.cable(c).plane;
+    plan_plane_ = plan_.node_planes();
     std::unordered_map<WiringNode, std::vector<NodeId>> dups;
     for (NodeId i = 0; i < n; ++i) {
       const Node& node = f_.node(i);
-      WiringNode p = plan_.find(node.name);
-      if (p == kNoWiringNode && node.name != node.description) p = plan_.find(node.description);
+      const WiringNode p = plan_.find(node.name, node.description);
       if (p == kNoWiringNode) continue;
       if (node_of_[p] == kNoNode) {
         node_of_[p] = i;

@@ -28,8 +28,7 @@ NameInference infer_switch_names(const topo::Fabric& f, const Wiring& w) {
   std::vector<NodeId> pending;
   for (NodeId i = 0; i < f.size(); ++i) {
     const topo::Node& n = f.node(i);
-    WiringNode p = plan.find(n.name);
-    if (p == kNoWiringNode) p = plan.find(n.description);
+    const WiringNode p = plan.find(n.name, n.description);
     if (p != kNoWiringNode) {
       if (taken[p] == kNoNode) taken[p] = i, plan_of[i] = p;
     } else if (n.is_switch()) {

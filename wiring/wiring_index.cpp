@@ -70,6 +70,17 @@ WiringNode WiringIndex::find(std::string_view name) const {
   return it == by_name_.end() ? kNoWiringNode : it->second;
 }
 
+WiringNode WiringIndex::find(std::string_view name, std::string_view description) const {
+  const WiringNode p = find(name);
+  return p == kNoWiringNode && name != description ? find(description) : p;
+}
+
+std::vector<int> WiringIndex::node_planes() const {
+  std::vector<int> plane(size(), 0);
+  for (size_t c = 0; c < cable_count(); ++c) plane[end_a(c).node] = plane[end_b(c).node] = cable(c).plane;
+  return plane;
+}
+
 int WiringIndex::cable_at(WiringEnd e) const {
   if (!e.valid() || e.port < 0 || e.port > max_port(e.node)) return -1;
   return port_cable_[port_first_[e.node] + static_cast<size_t>(e.port)];

@@ -32,6 +32,10 @@ class WiringIndex {
   size_t cable_count() const { return ends_.size(); }
   const std::string& name(WiringNode n) const { return *names_[n]; }
   WiringNode find(std::string_view name) const;  // kNoWiringNode when not planned
+  // A discovered node's plan node: by its name, else by its description.
+  WiringNode find(std::string_view name, std::string_view description) const;
+  // Per plan node, its plane: its cables' (the CSV reader made them agree; 0 without planes).
+  std::vector<int> node_planes() const;
   const wiring::Cable& cable(size_t c) const { return plan_.cables[c]; }
   WiringEnd end_a(size_t c) const { return ends_[c].first; }
   WiringEnd end_b(size_t c) const { return ends_[c].second; }

@@ -10,6 +10,7 @@
 #include "burn/verdict.h"
 #include "localization/burn_localize.h"
 #include "tests/routing/fat_tree_fixture.h"
+#include "topo/fabric_summary.h"
 
 namespace ibburn::localization {
 namespace {
@@ -81,7 +82,7 @@ TEST(PortsByGuid, AGuidTwoHcaPortsShareIsNoRanksPort) {
   auto ft = routing::fixture::make_fat_tree(2, 2, 2);
   const topo::PortEnd a{ft.hosts[0], 1}, b{ft.hosts[1], 1}, c{ft.hosts[2], 1};
   ft.fabric.port(b).guid = ft.fabric.port(a).guid;
-  const auto by_guid = ports_by_guid(ft.fabric);
+  const auto by_guid = topo::hca_ports_by_guid(ft.fabric);
   EXPECT_FALSE(by_guid.contains(ft.fabric.port(a).guid));
   ASSERT_TRUE(by_guid.contains(ft.fabric.port(c).guid));
   EXPECT_EQ(by_guid.at(ft.fabric.port(c).guid), c);

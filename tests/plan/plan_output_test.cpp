@@ -55,6 +55,10 @@ TEST(Endpoints, ErrorsNameTheLine) {
   expect_error("0 0x4000\n0 0x4001\n", 2, "given twice");
   expect_error("0 0x4000\n2 0x4001\n", 0, "rank 1 has no endpoint");
   expect_error("zz\n", 1, "bad rank or GUID");
+  // Two HCAs flashed with one port GUID: the rank is on neither, and the message names both.
+  for (auto& p : t.fabric.node(t.hosts[1]).ports)
+    if (p.number == 1) p.guid = 0x4000;
+  expect_error("0x4002\n0x4000\n", 2, "share it (give each HCA its own GUID)");
 }
 
 TEST(Endpoints, AFileNamesThemElseEveryHcaPort) {

@@ -175,6 +175,18 @@ TEST(RouteReach, ASwitchWithoutATableIsOneFinding) {
   EXPECT_NE(found[0].message.find("switch sw2 has no forwarding table"), std::string::npos) << found[0].message;
 }
 
+// A table keyed by GUID fits either of two switches sharing it: neither gets it, and the
+// finding says why (not "no table", not the other switch's routes judged as its own).
+TEST(RouteReach, SwitchesSharingAGuidGetNoTableAndTheFindingSaysWhy) {
+  Ring r = make_ring(4);
+  r.lfts.by_switch_guid.erase(0x102);
+  r.fabric.node(r.switches[2]).guid = 0x100;
+  const auto found = of_kind(check(r.fabric, r.lfts), FindingKind::RouteUnreachable);
+  ASSERT_EQ(found.size(), 2u);
+  for (const auto& f : found)
+    EXPECT_NE(f.message.find("shares its GUID 0x0000000000000100 with another node"), std::string::npos) << f.message;
+}
+
 TEST(RouteTree, DmodKTablesOnAFatTreeAreClean) {
   const auto t = routing::fixture::make_fat_tree(4, 4, 2);
   const RouteCheck c = check(t.fabric, t.lfts);

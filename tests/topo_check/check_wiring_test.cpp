@@ -426,5 +426,21 @@ TEST(FabricMerge, LinkSeenByAnotherSnapshotClearsPeerUnreached) {
   EXPECT_FALSE(p->peer_unreached);
 }
 
+// Two HCAs flashed with one GUID, in two snapshots (islands, or planes): two nodes, reported,
+// never one node standing for both.
+TEST(FabricMerge, NodesSharingAGuidAcrossSnapshotsStayTwoAndAreReported) {
+  auto plan = mini_plan();
+  auto b = build_fabric(plan);
+  auto left = testing::island_snapshot(b.fabric, {b.id.at("leaf1"), b.id.at("spine1"), b.id.at("h1 mlx5_0")});
+  auto right = testing::island_snapshot(b.fabric, {b.id.at("leaf2"), b.id.at("h3 mlx5_0")});
+  const uint64_t cloned = left.node(*left.find_name("h1 mlx5_0")).guid;
+  right.node(*right.find_name("h3 mlx5_0")).guid = cloned;
+  Fabric m = merge_fabrics({left, right});
+  EXPECT_EQ(m.size(), 5u);
+  ASSERT_EQ(m.duplicate_guids().size(), 1u);
+  EXPECT_TRUE(m.node(*m.find_name("h3 mlx5_0")).port(1)->linked());
+  EXPECT_EQ(kinds(topo_check::check_wiring(m, plan))["duplicate_guid"], 1);
+}
+
 }  // namespace
 }  // namespace ibburn::topo
